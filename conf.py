@@ -1,0 +1,68 @@
+"""Sphinx configuration for the posenc-math site.
+
+Build with ``make html`` (``sphinx-build -nW --keep-going -c . -d
+_build/doctrees docs _build/html``).  Paths in ``html_static_path`` and
+``bibtex_bibfiles`` are relative to this file (the repository root);
+``exclude_patterns`` are relative to ``docs/``.
+"""
+
+import os
+import time
+
+import posenc_math
+
+project = "posenc-math"
+author = "The posenc-math developers"
+release = version = posenc_math.__version__
+# SOURCE_DATE_EPOCH (set by the Makefile from the last commit) makes the
+# year, and so the page, the same on every build of one commit.
+copyright = f"{time.gmtime(int(os.environ.get('SOURCE_DATE_EPOCH', '0')) or None).tm_year}, {author}"
+
+extensions = [
+    "myst_nb",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.mathjax",
+    "sphinx_proof",
+    "sphinxcontrib.bibtex",
+]
+
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
+root_doc = "index"
+
+# --- MyST / MyST-NB --------------------------------------------------------
+myst_enable_extensions = ["amsmath", "dollarmath", "colon_fence", "deflist"]
+myst_heading_anchors = 3
+nb_execution_mode = "cache"
+nb_execution_cache_path = "_build/.jupyter_cache"
+nb_execution_raise_on_error = True
+nb_execution_timeout = 300
+nb_merge_streams = True
+
+# --- Math, served from this site (no CDN) ----------------------------------
+mathjax_path = "mathjax/tex-mml-chtml.js"
+# MathJax 3 finds its fonts and on-demand extensions relative to its own
+# script ([mathjax]/output/chtml/fonts/woff-v2), which the Makefile copies
+# beside it.
+
+# --- Theme -------------------------------------------------------------------
+html_theme = "furo"
+html_title = "posenc-math"
+html_static_path = ["_static"]
+html_last_updated_fmt = None
+html_show_sourcelink = False
+
+# --- API reference -----------------------------------------------------------
+autodoc_member_order = "bysource"
+autodoc_typehints = "none"
+napoleon_google_docstring = False
+napoleon_numpy_docstring = True
+# Parameter types stay text: with -n every "int, default 3" would otherwise
+# become a cross-reference, and intersphinx (network) is not available.
+napoleon_use_param = False
+napoleon_use_rtype = False
+
+# --- References --------------------------------------------------------------
+bibtex_bibfiles = ["docs/references.bib"]
+bibtex_default_style = "alpha"
+bibtex_reference_style = "author_year"

@@ -1,0 +1,27 @@
+"""posenc-math: transformer positional encodings, with checked derivations.
+
+Everything public is importable from here.  The numpy encodings live in
+:mod:`posenc_math.encodings`; the SymPy theorems that license them in
+:mod:`posenc_math.theorems` (imported lazily: ``import sympy`` is slow).
+"""
+
+from .encodings import (
+    binary,
+    frequencies,
+    sinusoidal,
+    timing_signal,
+    translation_matrix,
+    wavelengths,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "__version__",
+    "binary",
+    "frequencies",
+    "sinusoidal",
+    "timing_signal",
+    "translation_matrix",
+    "wavelengths",
+]

@@ -1,0 +1,124 @@
+"""``make bench``: speed as ratios measured in one run, plus accuracy.
+
+Run with ``python -m posenc_math.bench [SECTION ...]``.  Machines here are
+shared and noisy, so every figure that matters is a *ratio* of two timings
+taken in the same run (best of several repeats), never an absolute time
+checked by a test.  Each section prints its figures and a PASS/FAIL line for
+the bar it is held to; the exit status is 1 if any bar is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+#: name -> function returning a list of (label, value, bar_met or None).
+SECTIONS: dict[str, Callable[[], list[tuple[str, str, bool | None]]]] = {}
+
+
+def section(name: str):
+    """Register a benchmark section under ``name``."""
+
+    def register(function):
+        SECTIONS[name] = function
+        return function
+
+    return register
+
+
+def best_time(function: Callable[[], object], *, repeat: int = 15) -> float:
+    """Best wall time of ``function()`` over ``repeat`` runs, in seconds."""
+    times = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - began)
+    return min(times)
+
+
+def seed_formula(n_positions: int, dim: int) -> np.ndarray:
+    """The source notebooks' table: zeros, then sin/cos into strided slices."""
+    table = np.zeros((n_positions, dim))
+    position = np.arange(n_positions)[:, None]
+    div_term = np.exp(np.arange(0, dim, 2) * -(np.log(10000.0) / dim))
+    table[:, 0::2] = np.sin(position * div_term)
+    table[:, 1::2] = np.cos(position * div_term)
+    return table
+
+
+def mpmath_error(table: np.ndarray, *, layout: str, samples: int = 400, seed: int = 0) -> float:
+    """Largest error of ``table`` against 40-digit mpmath at random entries."""
+    import mpmath
+
+    rng = random.Random(seed)
+    n_positions, dim = table.shape
+    n_pairs = dim // 2
+    worst = 0.0
+    with mpmath.workdps(40):
+        for _ in range(samples):
+            position, pair = rng.randrange(n_positions), rng.randrange(n_pairs)
+            angle = position * mpmath.power(10000, -mpmath.mpf(2 * pair) / dim)
+            if layout == "interleaved":
+                sin_col, cos_col = 2 * pair, 2 * pair + 1
+            else:
+                sin_col, cos_col = pair, n_pairs + pair
+            worst = max(
+                worst,
+                abs(float(mpmath.sin(angle) - table[position, sin_col])),
+                abs(float(mpmath.cos(angle) - table[position, cos_col])),
+            )
+    return worst
+
+
+@section("tables")
+def bench_tables():
+    """The 8192 x 1024 table against the seed formula and a plain fill."""
+    from posenc_math import sinusoidal
+
+    n_positions, dim = 8192, 1024
+    rows = []
+    t_fill = best_time(lambda: np.full((n_positions, dim), 0.5))
+    t_seed = best_time(lambda: seed_formula(n_positions, dim), repeat=5)
+    rows.append(("np.full 8192x1024 (ms)", f"{t_fill * 1e3:.2f}", None))
+    rows.append(("seed formula (ms)", f"{t_seed * 1e3:.2f}", None))
+    seed_table = seed_formula(n_positions, dim)
+    for layout in ("interleaved", "split"):
+        t_table = best_time(lambda: sinusoidal(n_positions, dim, layout=layout))
+        table = sinusoidal(n_positions, dim, layout=layout)
+        rows.append((f"sinusoidal {layout} (ms)", f"{t_table * 1e3:.2f}", None))
+        rows.append((f"  speed-up over seed formula (>= 8)", f"{t_seed / t_table:.1f}x", t_seed / t_table >= 8))
+        rows.append((f"  time / np.full time (<= 2)", f"{t_table / t_fill:.2f}", t_table / t_fill <= 2))
+        if layout == "interleaved":
+            diff = float(np.abs(table - seed_table).max())
+            rows.append(("  max |table - seed| (< 1e-11)", f"{diff:.2e}", diff < 1e-11))
+        error = mpmath_error(table, layout=layout)
+        rows.append(("  max |table - mpmath 40 digits| (< 1e-12)", f"{error:.2e}", error < 1e-12))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m posenc_math.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("sections", nargs="*", help=f"sections to run (default: all of {', '.join(SECTIONS)})")
+    args = parser.parse_args(argv)
+    unknown = [name for name in args.sections if name not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
+    failed = False
+    print(f"posenc-math bench on {platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}")
+    for name in args.sections or list(SECTIONS):
+        print(f"\n[{name}]", flush=True)
+        for label, value, met in SECTIONS[name]():
+            verdict = "" if met is None else ("  PASS" if met else "  FAIL")
+            failed |= met is False
+            print(f"{label:<48} {value:>12}{verdict}", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,20 @@
+"""Shared fixtures: a seeded generator and 40-digit mpmath reference values."""
+
+import mpmath
+import numpy as np
+import pytest
+
+
+@pytest.fixture
+def rng():
+    """A generator with a fixed seed: tests are the same on every run."""
+    return np.random.default_rng(20171206)
+
+
+def exact_sin_cos(position, pair, dim, *, base=10000, spacing="paper", digits=40):
+    """sin and cos of ``position * w_pair`` from the formula, at ``digits``."""
+    with mpmath.workdps(digits):
+        n_pairs = dim // 2
+        denominator = n_pairs if spacing == "paper" else max(n_pairs - 1, 1)
+        angle = mpmath.mpf(position) * mpmath.power(base, -mpmath.mpf(pair) / denominator)
+        return float(mpmath.sin(angle)), float(mpmath.cos(angle))
