@@ -1,0 +1,348 @@
+"""Look at the built site the way a reader's browser does (tests and bench).
+
+Shared by ``tests/site`` and the ``site``/``browser`` sections of
+:mod:`posenc_math.bench`.  The site is served by ``python -m http.server`` on
+127.0.0.1 and visited with Debian's Chromium through Playwright's Python
+package (never ``playwright install``).  Every request that would leave
+127.0.0.1 is recorded and aborted, so a visit both proves and enforces that
+the site works offline and leaks nothing to third parties.
+
+Playwright is imported only inside the functions that need it (it belongs to
+the ``test`` extra).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+#: The repository root (conf.py, docs/, _build/ live here).
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Flags from TRAPS.md: no GPU, no sandbox (root in CI), nothing that phones home.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+#: Directories of the built site that hold assets, not pages.
+ASSET_DIRS = ("_static", "_sources", "_images", "_downloads", "reports")
+
+
+def site_dir() -> Path:
+    """The built site to check: ``$POSENC_SITE_DIR``, else ``_build/html``.
+
+    Examples
+    --------
+    >>> site_dir().name in {"html", os.path.basename(os.environ.get("POSENC_SITE_DIR", "html"))}
+    True
+    """
+    return Path(os.environ.get("POSENC_SITE_DIR") or ROOT / "_build" / "html")
+
+
+def find_chromium() -> str | None:
+    """Path of Debian's Chromium, or None when it is not installed."""
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def source_date_epoch() -> str:
+    """``$SOURCE_DATE_EPOCH``, else the time of the last commit (as the Makefile)."""
+    if os.environ.get("SOURCE_DATE_EPOCH"):
+        return os.environ["SOURCE_DATE_EPOCH"]
+    try:
+        return subprocess.run(
+            ["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip() or "0"
+    except (OSError, subprocess.CalledProcessError):
+        return "0"
+
+
+def build_command(out_dir: Path) -> list[str]:
+    """The ``make html`` command, writing everything under ``out_dir``.
+
+    Doctrees and the notebook cache go to ``out_dir`` too, so the build is
+    clean when ``out_dir`` is new and shares nothing with ``_build/``.
+    """
+    sphinx_build = Path(sys.executable).with_name("sphinx-build")
+    return [
+        str(sphinx_build), "-q", "-nW", "--keep-going", "-b", "html", "-c", str(ROOT),
+        "-d", str(out_dir / "doctrees"),
+        "-D", f"nb_execution_cache_path={out_dir / 'jupyter_cache'}",
+        str(ROOT / "docs"), str(out_dir / "html"),
+    ]  # fmt: skip
+
+
+def build_site(out_dir: Path) -> subprocess.CompletedProcess:
+    """Run :func:`build_command` with the Makefile's reproducibility settings."""
+    env = dict(os.environ, SOURCE_DATE_EPOCH=source_date_epoch(), PYTHONHASHSEED="0")
+    return subprocess.run(build_command(out_dir), cwd=ROOT, env=env, capture_output=True, text=True)
+
+
+def page_paths(directory: Path) -> list[str]:
+    """Every HTML page of the built site, as paths relative to ``directory``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     for name in ("index.html", "a/b.html", "_static/x.html", "c.txt"):
+    ...         (Path(tmp) / name).parent.mkdir(parents=True, exist_ok=True)
+    ...         _ = (Path(tmp) / name).write_text("")
+    ...     page_paths(Path(tmp))
+    ['a/b.html', 'index.html']
+    """
+    pages = []
+    for path in sorted(directory.rglob("*.html")):
+        relative = path.relative_to(directory)
+        if relative.parts[0] not in ASSET_DIRS:
+            pages.append(relative.as_posix())
+    return pages
+
+
+class _MathCounter(HTMLParser):
+    """Count the elements Sphinx marks as math (``class="math ..."``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.count = 0
+
+    def handle_starttag(self, tag, attrs):
+        classes = (dict(attrs).get("class") or "").split()
+        if tag in ("span", "div") and "math" in classes:
+            self.count += 1
+
+
+def count_math_sources(html: str) -> int:
+    """Number of math elements in a page's HTML as Sphinx wrote it.
+
+    Examples
+    --------
+    >>> count_math_sources('<p><span class="math notranslate nohighlight">\\\\(x\\\\)</span></p>'
+    ...                    '<div class="math notranslate nohighlight">\\\\[y\\\\]</div>')
+    2
+    """
+    counter = _MathCounter()
+    counter.feed(html)
+    return counter.count
+
+
+def is_local(url: str) -> bool:
+    """True for URLs served by this machine's 127.0.0.1 (and data:/blob:).
+
+    Examples
+    --------
+    >>> is_local("http://127.0.0.1:8000/index.html"), is_local("https://cdn.jsdelivr.net/x.js")
+    (True, False)
+    >>> is_local("data:font/woff2;base64,AAAA")
+    True
+    """
+    parts = urlsplit(url)
+    if parts.scheme in ("data", "blob", "about"):
+        return True
+    return parts.hostname == "127.0.0.1"
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(directory: Path):
+    """Serve ``directory`` on 127.0.0.1 (``python -m http.server``); yield its URL."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(directory), str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                urllib.request.urlopen(url, timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError(f"http.server did not start on {url}") from None
+                time.sleep(0.05)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def browser(chromium: str):
+    """A Chromium context with a fresh, throw-away profile."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="posenc-chromium-") as profile, sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=chromium,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 900},
+            service_workers="block",
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+# Runs before any script of the page: note when MathJax has typeset the page
+# and when the fonts it asked for have arrived (milliseconds since navigation).
+_TIMING_SCRIPT = """
+(() => {
+  const poll = setInterval(() => {
+    const startup = window.MathJax && window.MathJax.startup;
+    if (!startup || !startup.promise) return;
+    clearInterval(poll);
+    startup.promise.then(() => {
+      window.__posencTypesetAt = performance.now();
+      return document.fonts.ready;
+    }).then(() => { window.__posencFontsAt = performance.now(); },
+            (error) => { window.__posencTypesetError = String(error); });
+  }, 2);
+})();
+"""
+
+# What a visit reads from the page once it is typeset (see Visit).
+_COLLECT_SCRIPT = """
+async () => {
+  for (const img of document.images) img.loading = "eager";
+  await Promise.all([...document.images].map((img) => img.decode().catch(() => null)));
+  const mathElements = [...document.querySelectorAll("span.math, div.math")];
+  const containers = [...document.querySelectorAll("mjx-container")];
+  const nav = performance.getEntriesByType("navigation")[0];
+  const resources = performance.getEntriesByType("resource");
+  return {
+    title: document.title,
+    mathElements: mathElements.length,
+    mathTypeset: mathElements.filter((el) => el.querySelector("mjx-container")).length,
+    mathUntypeset: mathElements.filter((el) => !el.querySelector("mjx-container"))
+      .map((el) => el.textContent.slice(0, 80)),
+    containers: containers.length,
+    assistive: containers.filter((el) => el.querySelector("mjx-assistive-mml math")).length,
+    mathErrors: [...document.querySelectorAll("mjx-merror")].map((el) => el.getAttribute("data-mjx-error") || el.textContent),
+    fonts: [...document.fonts].map((font) => [font.family, font.status]),
+    images: [...document.images].map((img) => ({
+      src: img.currentSrc || img.src, width: img.naturalWidth, alt: img.getAttribute("alt"),
+    })),
+    figuresWithoutCaption: [...document.querySelectorAll("figure")]
+      .filter((fig) => !(fig.querySelector("figcaption") && fig.querySelector("figcaption").textContent.trim()))
+      .map((fig) => fig.id || fig.outerHTML.slice(0, 80)),
+    links: [...document.querySelectorAll("a[href]")].map((a) => a.href),
+    ids: [...document.querySelectorAll("[id]")].map((el) => el.id)
+      .concat([...document.querySelectorAll("a[name]")].map((el) => el.name)),
+    typesetAt: window.__posencTypesetAt ?? null,
+    fontsAt: window.__posencFontsAt ?? null,
+    typesetError: window.__posencTypesetError ?? null,
+    bytes: (nav ? nav.encodedBodySize : 0) + resources.reduce((sum, r) => sum + r.encodedBodySize, 0),
+  };
+}
+"""
+
+_AXE_SCRIPT = """
+async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
+  }));
+}
+"""
+
+
+@dataclass
+class Visit:
+    """What one page load showed; see :func:`visit`."""
+
+    url: str
+    data: dict = field(default_factory=dict)
+    external_requests: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    font_responses: list[tuple[str, int]] = field(default_factory=list)
+    axe_violations: list[dict] | None = None
+
+
+def visit(context, url: str, *, axe_path: Path | None = None, timeout_ms: int = 30000) -> Visit:
+    """Load ``url`` in a new tab of ``context``; wait for math; collect facts.
+
+    Every request to anywhere but 127.0.0.1 is recorded in
+    ``external_requests`` and aborted.  Local responses with status >= 400,
+    failed local requests, console errors and uncaught page errors are
+    recorded too.  With ``axe_path`` the page is also checked by axe-core.
+    """
+    record = Visit(url)
+    page = context.new_page()
+
+    def route(route_request):
+        if is_local(route_request.request.url):
+            route_request.continue_()
+        else:
+            record.external_requests.append(route_request.request.url)
+            route_request.abort("blockedbyclient")
+
+    def on_response(response):
+        if response.status >= 400:
+            record.failed_requests.append(f"{response.status} {response.url}")
+        if urlsplit(response.url).path.endswith((".woff", ".woff2", ".ttf", ".otf")):
+            record.font_responses.append((response.url, response.status))
+
+    def on_failed(request):
+        if is_local(request.url):
+            record.failed_requests.append(f"{request.failure} {request.url}")
+
+    def on_console(message):
+        if message.type == "error":
+            location = message.location.get("url", "") if message.location else ""
+            record.console_errors.append(f"{message.text} ({location})")
+
+    page.route("**/*", route)
+    page.on("response", on_response)
+    page.on("requestfailed", on_failed)
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: record.console_errors.append(f"uncaught: {error}"))
+    page.add_init_script(_TIMING_SCRIPT)
+    try:
+        page.goto(url, wait_until="load", timeout=timeout_ms)
+        has_mathjax = page.evaluate("() => Boolean(window.MathJax && window.MathJax.startup)")
+        if has_mathjax:
+            page.wait_for_function(
+                "() => window.__posencFontsAt !== undefined || window.__posencTypesetError !== undefined",
+                timeout=timeout_ms,
+            )
+        page.wait_for_load_state("networkidle", timeout=timeout_ms)
+        record.data = page.evaluate(_COLLECT_SCRIPT)
+        if axe_path is not None:
+            page.add_script_tag(path=str(axe_path))
+            record.axe_violations = page.evaluate(_AXE_SCRIPT)
+    finally:
+        page.close()
+    return record

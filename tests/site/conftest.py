@@ -1,0 +1,82 @@
+"""Fixtures for the tests of the site as readers get it.
+
+The tests read the site ``make test`` has just built (``_build/html``, or
+``$POSENC_SITE_DIR``), serve it on 127.0.0.1 and visit every page once with
+Debian's Chromium; each test then checks one property on every page.  In CI
+(``CI=true``) a missing browser or axe-core fails; elsewhere those tests skip
+and say why.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from posenc_math import _site
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def missing(what: str):
+    """Fail in CI, skip elsewhere, naming what is missing and how to get it."""
+    if IN_CI:
+        pytest.fail(f"{what} (CI=true: the site tests must run here)", pytrace=False)
+    pytest.skip(what)
+
+
+@pytest.fixture(scope="session")
+def site_dir():
+    """The built site; fails with the command to run when there is none."""
+    directory = _site.site_dir()
+    if not (directory / "index.html").is_file():
+        pytest.fail(
+            f"no built site at {directory}: run `make html` first (or point "
+            "POSENC_SITE_DIR at a site built with sphinx-build)",
+            pytrace=False,
+        )
+    return directory
+
+
+@pytest.fixture(scope="session")
+def pages(site_dir):
+    """Every HTML page of the built site, relative paths (found, not listed)."""
+    return _site.page_paths(site_dir)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    path = _site.find_chromium()
+    if path is None:
+        missing("no Chromium at /usr/bin/chromium: `apt-get install -y chromium` (never `playwright install`)")
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        missing("the playwright package is not installed: pip install -e '.[test]'")
+    return path
+
+
+@pytest.fixture(scope="session")
+def axe_path():
+    path = _site.ROOT / "node_modules" / "axe-core" / "axe.min.js"
+    if not path.is_file():
+        missing(f"axe-core is not installed at {path}: run `npm ci`")
+    return path
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir):
+    with _site.serve(site_dir) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser_context(chromium):
+    with _site.browser(chromium) as context:
+        yield context
+
+
+@pytest.fixture(scope="session")
+def visits(pages, site_url, browser_context, axe_path):
+    """One visit per page (with axe-core), shared by all the per-page tests."""
+    return {page: _site.visit(browser_context, site_url + page, axe_path=axe_path) for page in pages}
