@@ -51,6 +51,36 @@ html_title = "posenc-math"
 html_static_path = ["_static"]
 html_last_updated_fmt = None
 html_show_sourcelink = False
+# A local icon, so browsers do not log a 404 for /favicon.ico.
+html_favicon = "_static/favicon.svg"
+
+
+# --- Accessibility fixes (checked by axe-core in tests/site) -------------------
+from sphinx.writers.html5 import HTML5Translator  # noqa: E402
+
+
+class AccessibleHTMLTranslator(HTML5Translator):
+    """Sphinx's HTML with the ARIA that axe-core requires.
+
+    - toctree captions carry ``role="heading"`` and need an ``aria-level``;
+    - docutils marks citations ``role="doc-biblioentry"`` inside a
+      ``role="list"``: that role is deprecated and not a list item, so
+      screen readers lose the list; ``listitem`` is what the list needs.
+    """
+
+    def visit_title(self, node):
+        super().visit_title(node)
+        for index in (-2, -1):
+            if len(self.body) >= -index and 'role="heading"' in self.body[index]:
+                self.body[index] = self.body[index].replace('role="heading"', 'role="heading" aria-level="2"')
+
+    def visit_citation(self, node):
+        super().visit_citation(node)
+        self.body[-1] = self.body[-1].replace('role="doc-biblioentry"', 'role="listitem"')
+
+
+def setup(app):
+    app.set_translator("html", AccessibleHTMLTranslator, override=True)
 
 # --- API reference -----------------------------------------------------------
 autodoc_member_order = "bysource"
