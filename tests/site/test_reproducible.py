@@ -1,0 +1,62 @@
+"""Two clean builds of one commit give the same bytes, figures included.
+
+One extra clean build (fresh doctrees, fresh notebook cache, so every
+notebook runs again) goes to a temporary directory and is compared file by
+file with the site under test (``_build/html`` after ``make html``).  The
+causes of difference are fixed at the source (SOURCE_DATE_EPOCH from git,
+PYTHONHASHSEED=0, matplotlib's svg.hashsalt, labelled equations), never
+filtered out here.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+
+import pytest
+
+from posenc_math import _site
+
+
+def digests(directory):
+    return {
+        path.relative_to(directory).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
+    }
+
+
+def first_difference(left, right) -> str:
+    try:
+        a = left.read_text(encoding="utf-8").splitlines()
+        b = right.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        return f"(binary, {left.stat().st_size} vs {right.stat().st_size} bytes)"
+    diff = list(difflib.unified_diff(a, b, str(left), str(right), n=1, lineterm=""))
+    return "\n".join(line[:200] for line in diff[:12])
+
+
+@pytest.fixture(scope="session")
+def clean_build(tmp_path_factory, site_dir):
+    out = tmp_path_factory.mktemp("clean-build")
+    result = _site.build_site(out)
+    if result.returncode:
+        pytest.fail(f"clean build failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}", pytrace=False)
+    return out / "html"
+
+
+def test_clean_build_is_byte_identical(site_dir, clean_build):
+    ours, theirs = digests(site_dir), digests(clean_build)
+    only_here = sorted(set(ours) - set(theirs))
+    only_there = sorted(set(theirs) - set(ours))
+    differ = sorted(name for name in set(ours) & set(theirs) if ours[name] != theirs[name])
+    message = [f"{len(differ)} files differ: {differ[:20]}"]
+    if only_here:
+        message.append(f"only in {site_dir}: {only_here[:20]}")
+    if only_there:
+        message.append(f"only in the clean build: {only_there[:20]}")
+    for name in differ[:3]:
+        message.append(first_difference(site_dir / name, clean_build / name))
+    assert not (differ or only_here or only_there), (
+        "\n".join(message) + "\n(if you edited docs/ or the library since `make html`, rebuild first)"
+    )
