@@ -102,6 +102,75 @@ def bench_tables():
     return rows
 
 
+@section("site")
+def bench_site():
+    """A clean build of the whole site, then a no-op rebuild of it."""
+    import tempfile
+    from pathlib import Path
+
+    from . import _site
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="posenc-bench-site-") as tmp:
+        out = Path(tmp)
+        times = []
+        for _ in range(2):
+            began = time.perf_counter()
+            result = _site.build_site(out)
+            times.append(time.perf_counter() - began)
+            if result.returncode:
+                return [("sphinx-build failed", result.stderr.strip().splitlines()[-1][:40], False)]
+        pages = len(_site.page_paths(out / "html"))
+        size = sum(path.stat().st_size for path in (out / "html").rglob("*") if path.is_file())
+    clean, noop = times
+    rows.append(("pages built", str(pages), None))
+    rows.append(("site size on disk (MB)", f"{size / 1e6:.1f}", None))
+    rows.append(("clean build, notebooks executed (s)", f"{clean:.1f}", None))
+    rows.append(("no-op rebuild (s, <= 5)", f"{noop:.1f}", noop <= 5))
+    rows.append(("  no-op / clean", f"{noop / clean:.2f}", None))
+    return rows
+
+
+@section("browser")
+def bench_browser():
+    """Chromium on the built site: time to typeset math, bytes per page."""
+    import statistics
+
+    from . import _site
+
+    directory = _site.site_dir()
+    chromium = _site.find_chromium()
+    if not (directory / "index.html").is_file():
+        return [(f"no site in {directory}: run make html", "-", False)]
+    if chromium is None:
+        return [("no /usr/bin/chromium: apt-get install chromium", "-", False)]
+    pages = _site.page_paths(directory)
+    rows = []
+    with _site.serve(directory) as url, _site.browser(chromium) as context:
+        _site.visit(context, url + "index.html")  # warm up the browser
+        # Request routing disables the HTTP cache: every visit is a cold load.
+        visits = {page: _site.visit(context, url + page) for page in pages}
+        heaviest = max(pages, key=lambda page: (visits[page].data["mathElements"], visits[page].data["bytes"]))
+        typeset, fonts = [], []
+        for _ in range(5):
+            data = _site.visit(context, url + heaviest).data
+            typeset.append(data["typesetAt"])
+            fonts.append(data["fontsAt"])
+    leaks = sum(len(v.external_requests) for v in visits.values())
+    rows.append(("requests leaving 127.0.0.1 (= 0)", str(leaks), leaks == 0))
+    n_math = visits[heaviest].data["mathElements"]
+    rows.append((f"heaviest page: {heaviest} ({n_math} formulas)", "", None))
+    if None in typeset:
+        rows.append(("  math typeset", "never", False))
+    else:
+        rows.append(("  math typeset after navigation, median of 5 (ms)", f"{statistics.median(typeset):.0f}", None))
+        rows.append(("  ... and its fonts loaded, median of 5 (ms)", f"{statistics.median(fonts):.0f}", None))
+    rows.append(("bytes transferred per page, cold cache (kB)", "", None))
+    for page in sorted(pages, key=lambda page: -visits[page].data["bytes"]):
+        rows.append((f"  {page}", f"{visits[page].data['bytes'] / 1e3:.0f}", None))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m posenc_math.bench", description=__doc__.split("\n")[0])
     parser.add_argument("sections", nargs="*", help=f"sections to run (default: all of {', '.join(SECTIONS)})")
