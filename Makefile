@@ -12,7 +12,7 @@ MATHJAX := _static/mathjax/tex-mml-chtml.js
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export PYTHONHASHSEED := 0
 
-.PHONY: help html test verify bench serve clean distclean
+.PHONY: help html test verify bench serve linkcheck clean distclean
 
 help:
 	@echo "make html    build the site into $(BUILD)/html (executes every notebook)"
@@ -20,6 +20,7 @@ help:
 	@echo "make verify  re-check every derivation (posenc-math verify)"
 	@echo "make bench   measure speed ratios on this machine"
 	@echo "make serve   preview the built site on http://127.0.0.1:8000"
+	@echo "make linkcheck  check external links (needs internet; not part of make test)"
 	@echo "make clean   remove build outputs (keeps .venv)"
 
 $(BIN)/python:
@@ -56,12 +57,18 @@ test: $(VENV)/.test-installed html
 verify: $(VENV)/.docs-installed
 	$(BIN)/posenc-math verify
 
-bench: $(VENV)/.docs-installed
+# The site and browser sections build the site into a temp dir and visit
+# $(BUILD)/html in Chromium.
+bench: $(VENV)/.test-installed html
 	$(BIN)/python -m posenc_math.bench
 
 serve: html
 	@echo "serving $(BUILD)/html on http://127.0.0.1:8000 (Ctrl-C to stop)"
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory $(BUILD)/html 8000
+
+# Opt-in: the build machines have no internet, so this is not in `make test`.
+linkcheck: $(VENV)/.docs-installed $(MATHJAX)
+	$(BIN)/sphinx-build $(SPHINXOPTS) -b linkcheck -c . -d $(BUILD)/doctrees docs $(BUILD)/linkcheck
 
 clean:
 	rm -rf $(BUILD) .pytest_cache
