@@ -158,3 +158,39 @@ def test_theorem_index_links_resolve(visits, site_dir, site_url):
     linked = {unquote(urlsplit(url).fragment) for url in links}
     every_theorem = set().union(*anchors.values())
     assert every_theorem <= linked, f"theorems missing from the index: {sorted(every_theorem - linked)}"
+
+
+# Content wider than the screen must scroll inside its own box within the
+# article, not push the whole content column sideways (or off the page).
+_CUT_OFF_SCRIPT = """
+() => {
+  const article = document.querySelector("article");
+  const scrolls = (el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
+  const cut = [];
+  const selector = "article div.math, article mjx-container[display], article pre, article table, article img";
+  for (const el of document.querySelectorAll(selector)) {
+    const wide = el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > window.innerWidth + 1;
+    if (!wide) continue;
+    let box = el;
+    while (box && !scrolls(box)) box = box.parentElement;
+    if (!box || !article.contains(box)) {
+      cut.push(el.tagName.toLowerCase() + ": " + el.textContent.trim().slice(0, 60));
+    }
+  }
+  return cut;
+}
+"""
+
+
+def test_nothing_is_cut_off_on_a_phone(pages, site_url, browser_context):
+    problems = {}
+    page = browser_context.new_page()
+    try:
+        page.set_viewport_size({"width": 400, "height": 800})
+        for name in pages:
+            page.goto(site_url + name, wait_until="load")
+            page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+            problems[name] = page.evaluate(_CUT_OFF_SCRIPT)
+    finally:
+        page.close()
+    assert not any(problems.values()), "cut off at 400 px:\n" + report(problems)
