@@ -263,6 +263,8 @@ async () => {
     fontsAt: window.__posencFontsAt ?? null,
     typesetError: window.__posencTypesetError ?? null,
     bytes: (nav ? nav.encodedBodySize : 0) + resources.reduce((sum, r) => sum + r.encodedBodySize, 0),
+    mathjaxBytes: resources.filter((r) => r.name.includes("/_static/mathjax/"))
+      .reduce((sum, r) => sum + r.encodedBodySize, 0),
   };
 }
 """

@@ -165,9 +165,10 @@ def bench_browser():
     else:
         rows.append(("  math typeset after navigation, median of 5 (ms)", f"{statistics.median(typeset):.0f}", None))
         rows.append(("  ... and its fonts loaded, median of 5 (ms)", f"{statistics.median(fonts):.0f}", None))
-    rows.append(("bytes transferred per page, cold cache (kB)", "", None))
+    rows.append(("bytes per page, cold cache, uncompressed (kB)", "all | MathJax", None))
     for page in sorted(pages, key=lambda page: -visits[page].data["bytes"]):
-        rows.append((f"  {page}", f"{visits[page].data['bytes'] / 1e3:.0f}", None))
+        data = visits[page].data
+        rows.append((f"  {page}", f"{data['bytes'] / 1e3:5.0f} | {data['mathjaxBytes'] / 1e3:5.0f}", None))
     return rows
 
 
