@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import re
 
 import pytest
 
@@ -60,3 +61,28 @@ def test_clean_build_is_byte_identical(site_dir, clean_build):
     assert not (differ or only_here or only_there), (
         "\n".join(message) + "\n(if you edited docs/ or the library since `make html`, rebuild first)"
     )
+
+
+# MyST gives every numbered amsmath environment (\begin{equation}, align, ...)
+# an anchor made from a fresh uuid4, so two builds differ.  Numbered
+# equations need a label: `$$ ... $$ (label)`; unnumbered ones the starred form.
+AMSMATH_NUMBERED = re.compile(
+    r"\\begin\{(equation|align|alignat|gather|multline|flalign|eqnarray)\}"
+)
+
+
+def test_no_numbered_amsmath_without_label():
+    offenders = []
+    for page in sorted((_site.ROOT / "docs").glob("*.md")):
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), start=1):
+            if AMSMATH_NUMBERED.search(line):
+                offenders.append(f"{page.name}:{number}: {line.strip()}")
+    assert not offenders, (
+        "numbered amsmath environments get a random anchor on every build; use the starred "
+        "form, or `$$ ... $$ (label)` for an equation you reference:\n" + "\n".join(offenders)
+    )
+
+
+def test_amsmath_pattern():
+    assert AMSMATH_NUMBERED.search(r"\begin{align}") and AMSMATH_NUMBERED.search(r"\begin{equation}")
+    assert not AMSMATH_NUMBERED.search(r"\begin{align*}") and not AMSMATH_NUMBERED.search(r"\begin{aligned}")
