@@ -40,6 +40,26 @@ def test_axe_finds_no_critical_or_serious_violation(visits):
     assert not any(problems.values()), report(problems)
 
 
+def test_axe_dark_mode(pages, site_url, browser_context, axe_path):
+    """furo follows the reader's dark preference: contrast must hold there too."""
+    problems = {}
+    page = browser_context.new_page()
+    try:
+        page.emulate_media(color_scheme="dark")
+        for name in pages:
+            page.goto(site_url + name, wait_until="load")
+            page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+            page.add_script_tag(path=str(axe_path))
+            problems[name] = [
+                f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
+                for v in page.evaluate(_site._AXE_SCRIPT)
+                if v["impact"] in ("critical", "serious") and v["id"] not in ACCOUNTED
+            ]
+    finally:
+        page.close()
+    assert not any(problems.values()), report(problems)
+
+
 def looks_like_a_description(alt: str | None) -> bool:
     """Alt text a screen reader can use: words, not a file name."""
     if not alt or not alt.strip():
