@@ -79,8 +79,65 @@ class AccessibleHTMLTranslator(HTML5Translator):
         self.body[-1] = self.body[-1].replace('role="doc-biblioentry"', 'role="listitem"')
 
 
+# --- The same pages from a clean build and from an incremental one ------------
+def _copy_extension_css_first(app):
+    """sphinx-proof and myst-nb copy their CSS when the build has finished.
+
+    A page written before the file exists links it without Sphinx's ``?v=``
+    checksum, a page written after with it, so clean and incremental builds
+    differed.  Copying first makes every page link it the same way.
+    """
+    if app.builder.format != "html":
+        return
+    import myst_nb.sphinx_ext
+    import sphinx_proof
+
+    sphinx_proof.copy_asset_files(app, None)
+    myst_nb.sphinx_ext.add_global_html_resources(app, None)
+
+
+def _note_source_changes(app, env, added, changed, removed):
+    env.posenc_sources_changed = bool(added or changed or removed)
+    return []
+
+
+def _rewrite_every_page(app, env):
+    """Every page shows the whole toctree (sidebar, previous/next links):
+    when a page is added, removed or edited, rewrite them all, or the
+    unchanged pages keep a stale navigation."""
+    if getattr(env, "posenc_sources_changed", False):
+        return sorted(env.found_docs)
+    return []
+
+
+def _drop_emptied_search_words():
+    """Sphinx's incremental search index keeps a word whose last page lost it,
+    as an empty entry (``"word": []``) that a clean build never writes; drop
+    such entries after Sphinx prunes the edited pages."""
+    import sphinx.search
+
+    builder = sphinx.search.IndexBuilder
+    if getattr(builder.prune, "posenc_drops_empty", False):
+        return
+    sphinx_prune = builder.prune
+
+    def prune(self, docnames):
+        sphinx_prune(self, docnames)
+        for name in ("_mapping", "_title_mapping"):
+            mapping = getattr(self, name, None)
+            if isinstance(mapping, dict):
+                setattr(self, name, {word: pages for word, pages in mapping.items() if pages})
+
+    prune.posenc_drops_empty = True
+    builder.prune = prune
+
+
 def setup(app):
     app.set_translator("html", AccessibleHTMLTranslator, override=True)
+    _drop_emptied_search_words()
+    app.connect("builder-inited", _copy_extension_css_first)
+    app.connect("env-get-outdated", _note_source_changes)
+    app.connect("env-updated", _rewrite_every_page)
 
 # --- API reference -----------------------------------------------------------
 autodoc_member_order = "bysource"

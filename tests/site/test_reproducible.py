@@ -59,7 +59,9 @@ def test_clean_build_is_byte_identical(site_dir, clean_build):
     for name in differ[:3]:
         message.append(first_difference(site_dir / name, clean_build / name))
     assert not (differ or only_here or only_there), (
-        "\n".join(message) + "\n(if you edited docs/ or the library since `make html`, rebuild first)"
+        "\n".join(message)
+        + "\n(edited docs/ or the library since `make html`? rebuild; removed a page? "
+        "`make clean html`: Sphinx never deletes old pages)"
     )
 
 
