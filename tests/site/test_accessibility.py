@@ -222,7 +222,10 @@ def test_colormap_is_readable(name):
     rgb = matplotlib.colormaps[name](np.linspace(0, 1, 257))[:, :3]
     lightness = cielab(linear_rgb(rgb))[:, 0]
     shape = lightness_shape(lightness)
-    assert shape != "unordered", f"{name}: lightness is not ordered ({np.round(lightness[::32])})"
+    assert shape != "unordered", (
+        f"{name}: lightness (L*) neither only rises or falls (sequential) nor falls off "
+        f"symmetrically from the centre (diverging): {np.round(lightness[::32])}"
+    )
     if shape == "diverging":
         too_close = {kind: round(d, 1) for kind, d in sides_apart(rgb).items() if d <= 20}
         assert not too_close, f"{name}: the two sides look alike (delta E) for {too_close}"
