@@ -28,7 +28,8 @@ def report(problems: dict[str, list]) -> str:
     return "\n".join(f"{page}: {items}" for page, items in problems.items() if items)
 
 
-def test_axe_finds_no_critical_or_serious_violation(visits):
+def test_axe_finds_no_critical_or_serious_violation(visits, axe_path):
+    assert all(visit.axe_violations is not None for visit in visits.values())
     problems = {
         page: [
             f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
