@@ -139,6 +139,7 @@ def setup(app):
     app.connect("env-get-outdated", _note_source_changes)
     app.connect("env-updated", _rewrite_every_page)
 
+
 # --- API reference -----------------------------------------------------------
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"
