@@ -7,18 +7,28 @@ Everything public is importable from here.  The numpy encodings live in
 
 from .encodings import (
     binary,
+    cosine_similarity_matrix,
+    embedding_lookup,
+    learned_table,
+    principal_components,
     frequencies,
     sinusoidal,
     timing_signal,
     translation_matrix,
     wavelengths,
 )
+from . import pretrained
 
 __version__ = "0.1.0"
 
 __all__ = [
     "__version__",
     "binary",
+    "cosine_similarity_matrix",
+    "embedding_lookup",
+    "learned_table",
+    "pretrained",
+    "principal_components",
     "frequencies",
     "sinusoidal",
     "timing_signal",

@@ -1,0 +1,232 @@
+"""Learned absolute position embeddings: a trainable table and a lookup.
+
+A learned encoding is a matrix with one row per position, initialised at
+random and then trained with the rest of the model (BERT, GPT-2, MiniLM).
+Reading it is an embedding lookup: row ``p`` for position ``p``.  Nothing
+here trains; this module builds the freshly initialised table (seeded, so a
+page shows the same numbers on every build), looks rows up with checked
+indices, and gives the two tools the site uses to look inside any table,
+learned or not: the cosine-similarity matrix and a principal-component
+projection.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validate import check_int, check_real, check_table_fits
+
+__all__ = [
+    "learned_table",
+    "embedding_lookup",
+    "cosine_similarity_matrix",
+    "principal_components",
+]
+
+
+def learned_table(n_positions, dim, *, seed=0, std=0.02) -> np.ndarray:
+    """A freshly initialised learned position table, before any training.
+
+    Entries are drawn independently from a normal distribution with mean 0
+    and standard deviation ``std``, truncated at two standard deviations
+    (resampled until inside), which is how BERT-style models initialise
+    their embeddings (``initializer_range = 0.02``).  The generator is
+    ``numpy.random.default_rng(seed)``, so one seed always gives one table.
+
+    Parameters
+    ----------
+    n_positions : int
+        Number of rows (the longest input the model can take), >= 1.
+    dim : int
+        Width of each row, >= 1.
+    seed : int, default 0
+        Seed of the random generator, >= 0.
+    std : float, default 0.02
+        Standard deviation of the initial values, > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n_positions, dim)``, float64, every entry in
+        ``[-2 std, 2 std]``.
+
+    References
+    ----------
+    Devlin et al., "BERT: Pre-training of Deep Bidirectional Transformers
+    for Language Understanding", 2019.
+
+    Examples
+    --------
+    >>> table = learned_table(512, 384, seed=0)
+    >>> table.shape
+    (512, 384)
+    >>> bool(np.abs(table).max() <= 0.04)
+    True
+    >>> bool((learned_table(4, 3, seed=1) == learned_table(4, 3, seed=1)).all())
+    True
+    """
+    n_positions = check_int("n_positions", n_positions, minimum=1)
+    dim = check_int("dim", dim, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
+    std = check_real("std", std)
+    if std <= 0.0:
+        raise ValueError(f"std must be a finite number > 0, got {std!r}")
+    check_table_fits((n_positions, dim), 8, f"n_positions={n_positions}, dim={dim}")
+    rng = np.random.default_rng(seed)
+    table = rng.standard_normal((n_positions, dim))
+    outside = np.abs(table) > 2.0
+    while outside.any():
+        table[outside] = rng.standard_normal(int(outside.sum()))
+        outside = np.abs(table) > 2.0
+    return table * std
+
+
+def embedding_lookup(table, ids) -> np.ndarray:
+    """Rows of ``table`` at the integer indices ``ids``: ``table[ids]``, checked.
+
+    This is all an embedding layer does in the forward pass: for positions
+    ``ids = [0, 1, ..., n-1]`` it returns the first ``n`` rows of a position
+    table; for token ids it returns their word vectors.  Unlike bare numpy
+    indexing, a negative index is refused (numpy would silently read from
+    the end of the table) and an index past the last row names the table's
+    size.
+
+    Parameters
+    ----------
+    table : array_like, shape (n_rows, dim)
+        The embedding matrix.
+    ids : int or array_like of int
+        Indices in ``0 .. n_rows - 1``, any shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``numpy.shape(ids) + (dim,)``, the table's dtype.
+
+    Examples
+    --------
+    >>> table = np.arange(12.0).reshape(4, 3)
+    >>> embedding_lookup(table, [2, 0])
+    array([[6., 7., 8.],
+           [0., 1., 2.]])
+    >>> embedding_lookup(table, 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: ids must be in 0 .. 3 (the table has 4 rows); got 4
+    """
+    table = np.asarray(table)
+    if table.ndim != 2 or table.shape[0] == 0:
+        raise ValueError(
+            f"table must be a 2-D array (n_rows, dim) with n_rows >= 1, got shape {table.shape}"
+        )
+    ids_array = np.asarray(ids)
+    empty_list = ids_array.size == 0 and ids_array.dtype == np.float64
+    if ids_array.dtype == np.bool_ or not (np.issubdtype(ids_array.dtype, np.integer) or empty_list):
+        raise TypeError(f"ids must be integers, got {type(ids).__name__} of dtype {ids_array.dtype}")
+    ids_array = ids_array.astype(np.int64)
+    n_rows = table.shape[0]
+    if ids_array.size:
+        bad = ids_array[(ids_array < 0) | (ids_array >= n_rows)]
+        if bad.size:
+            raise ValueError(
+                f"ids must be in 0 .. {n_rows - 1} (the table has {n_rows} rows); got {int(bad.flat[0])}"
+            )
+    return table[ids_array]
+
+
+def _two_d_finite(name, table) -> np.ndarray:
+    table = np.asarray(table, dtype=np.float64)
+    if table.ndim != 2 or 0 in table.shape:
+        raise ValueError(f"{name} must be a non-empty 2-D array (rows, dim), got shape {table.shape}")
+    if not np.isfinite(table).all():
+        raise ValueError(f"{name} must contain only finite numbers")
+    return table
+
+
+def cosine_similarity_matrix(table) -> np.ndarray:
+    """Cosine similarity of every pair of rows.
+
+    Entry ``(i, j)`` is ``<x_i, x_j> / (|x_i| |x_j|)``.  For a position
+    table this shows how alike two positions look to the model, whatever the
+    rows' lengths.
+
+    Parameters
+    ----------
+    table : array_like, shape (n_rows, dim)
+        Finite values; no row may be all zeros (its direction is undefined).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n_rows, n_rows)``, symmetric, ones on the diagonal, values
+        in ``[-1, 1]``.
+
+    Examples
+    --------
+    >>> cosine_similarity_matrix([[1.0, 0.0], [1.0, 1.0], [0.0, -2.0]]).round(3)
+    array([[ 1.   ,  0.707,  0.   ],
+           [ 0.707,  1.   , -0.707],
+           [ 0.   , -0.707,  1.   ]])
+    """
+    table = _two_d_finite("table", table)
+    norms = np.linalg.norm(table, axis=1)
+    if (norms == 0.0).any():
+        row = int(np.flatnonzero(norms == 0.0)[0])
+        raise ValueError(f"table row {row} is all zeros; its cosine similarity is undefined")
+    unit = table / norms[:, None]
+    similarity = unit @ unit.T
+    np.fill_diagonal(similarity, 1.0)
+    return np.clip(similarity, -1.0, 1.0)
+
+
+def principal_components(table, n_components=2):
+    """Project the rows onto their first principal components (numpy SVD).
+
+    The rows are centred (their mean subtracted), then
+    ``U S V^T = centred`` and the projection is ``U S`` restricted to the
+    first ``n_components`` columns.  Each component's sign is fixed so that
+    its largest-magnitude loading in ``V`` is positive, so the picture does
+    not flip between numpy builds.
+
+    Parameters
+    ----------
+    table : array_like, shape (n_rows, dim)
+        Finite values, at least 2 rows.
+    n_components : int, default 2
+        How many components, in ``1 .. min(n_rows, dim)``.
+
+    Returns
+    -------
+    projection : numpy.ndarray
+        Shape ``(n_rows, n_components)``: the coordinates of each row.
+    explained : numpy.ndarray
+        Shape ``(n_components,)``: the fraction of the total variance each
+        component carries.
+
+    Examples
+    --------
+    >>> points = [[0.0, 0.0], [1.0, 0.1], [2.0, 0.0], [3.0, 0.1]]
+    >>> projection, explained = principal_components(points, 1)
+    >>> projection.ravel().round(2)
+    array([-1.5, -0.5,  0.5,  1.5])
+    >>> bool(explained[0] > 0.99)
+    True
+    """
+    table = _two_d_finite("table", table)
+    n_rows, dim = table.shape
+    if n_rows < 2:
+        raise ValueError(f"table must have at least 2 rows for a projection, got {n_rows}")
+    n_components = check_int("n_components", n_components, minimum=1)
+    if n_components > min(n_rows, dim):
+        raise ValueError(
+            f"n_components must be in 1 .. {min(n_rows, dim)} for a table of shape {table.shape}; "
+            f"got {n_components}"
+        )
+    centred = table - table.mean(axis=0)
+    left, singular, right_t = np.linalg.svd(centred, full_matrices=False)
+    total = float((singular**2).sum())
+    signs = np.sign(right_t[np.arange(right_t.shape[0]), np.abs(right_t).argmax(axis=1)])
+    signs[signs == 0] = 1.0
+    projection = (left * singular * signs)[:, :n_components]
+    explained = (singular**2 / total)[:n_components] if total > 0 else np.zeros(n_components)
+    return projection, explained

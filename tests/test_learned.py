@@ -1,0 +1,129 @@
+"""posenc_math.encodings.learned: a seeded table, a checked lookup, similarity, PCA."""
+
+import numpy as np
+import pytest
+
+from posenc_math import (
+    cosine_similarity_matrix,
+    embedding_lookup,
+    learned_table,
+    principal_components,
+)
+
+
+def test_learned_table_is_seeded_truncated_normal():
+    table = learned_table(512, 384, seed=3, std=0.02)
+    assert table.shape == (512, 384) and table.dtype == np.float64
+    assert np.array_equal(table, learned_table(512, 384, seed=3, std=0.02))
+    assert not np.array_equal(table, learned_table(512, 384, seed=4, std=0.02))
+    assert np.abs(table).max() <= 0.04
+    # truncation at 2 sigma shrinks the spread to about 0.88 sigma
+    assert 0.016 < table.std() < 0.019
+    assert abs(table.mean()) < 1e-3
+
+
+def test_learned_table_scales_with_std():
+    assert np.allclose(learned_table(8, 4, seed=0, std=1.0) * 0.5, learned_table(8, 4, seed=0, std=0.5))
+
+
+def test_lookup_is_row_selection():
+    table = learned_table(10, 6, seed=0)
+    ids = np.array([[3, 0], [9, 3]])
+    rows = embedding_lookup(table, ids)
+    assert rows.shape == (2, 2, 6)
+    assert np.array_equal(rows[1, 1], table[3]) and np.array_equal(rows[0, 1], table[0])
+    assert np.array_equal(embedding_lookup(table, np.arange(10)), table)
+    assert embedding_lookup(table, []).shape == (0, 6)
+    assert np.array_equal(embedding_lookup(table, np.int32(2)), table[2])
+
+
+@pytest.mark.parametrize(
+    "ids,error,message",
+    [
+        (-1, ValueError, r"ids must be in 0 \.\. 9"),
+        ([0, 10], ValueError, r"the table has 10 rows\); got 10"),
+        ([0.0, 1.0], TypeError, "ids must be integers"),
+        (True, TypeError, "ids must be integers"),
+    ],
+)
+def test_lookup_refuses_bad_ids(ids, error, message):
+    with pytest.raises(error, match=message):
+        embedding_lookup(np.zeros((10, 3)), ids)
+
+
+def test_lookup_refuses_a_table_that_is_not_2d():
+    with pytest.raises(ValueError, match="table must be a 2-D array"):
+        embedding_lookup(np.zeros(5), [0])
+
+
+@pytest.mark.parametrize(
+    "call,error,message",
+    [
+        (lambda: learned_table(0, 4), ValueError, "n_positions"),
+        (lambda: learned_table(4, 0), ValueError, "dim"),
+        (lambda: learned_table(4, 4, seed=-1), ValueError, "seed"),
+        (lambda: learned_table(4, 4, std=0.0), ValueError, "std must be a finite number > 0"),
+        (lambda: learned_table(4, 4, std="0.02"), TypeError, "std must be a real number"),
+        (lambda: learned_table(4.0, 4), TypeError, "n_positions must be an integer"),
+    ],
+)
+def test_learned_table_bad_input(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_cosine_similarity_matches_the_definition(rng):
+    table = rng.standard_normal((7, 5))
+    similarity = cosine_similarity_matrix(table)
+    i, j = 2, 5
+    expected = table[i] @ table[j] / np.linalg.norm(table[i]) / np.linalg.norm(table[j])
+    assert similarity[i, j] == pytest.approx(expected, rel=1e-12)
+    assert np.allclose(similarity, similarity.T)
+    assert np.array_equal(np.diag(similarity), np.ones(7))
+    # invariant to rescaling rows
+    assert np.allclose(cosine_similarity_matrix(table * np.arange(1, 8)[:, None]), similarity)
+
+
+def test_cosine_similarity_refuses_zero_rows_and_nan():
+    with pytest.raises(ValueError, match="row 1 is all zeros"):
+        cosine_similarity_matrix([[1.0, 0.0], [0.0, 0.0]])
+    with pytest.raises(ValueError, match="finite"):
+        cosine_similarity_matrix([[1.0, np.nan]])
+    with pytest.raises(ValueError, match="2-D"):
+        cosine_similarity_matrix([1.0, 2.0])
+
+
+def test_principal_components_recover_a_line_and_its_variance(rng):
+    direction = np.array([3.0, 4.0, 0.0]) / 5.0
+    along = np.linspace(-2, 2, 50)
+    points = along[:, None] * direction + 1e-3 * rng.standard_normal((50, 3)) + 7.0
+    projection, explained = principal_components(points, 2)
+    assert projection.shape == (50, 2) and explained.shape == (2,)
+    assert np.allclose(np.abs(projection[:, 0]), np.abs(along), atol=1e-2)
+    assert explained[0] > 0.999 and explained.sum() <= 1.0 + 1e-12
+    assert np.allclose(projection.mean(axis=0), 0.0)
+
+
+def test_principal_components_match_the_covariance_eigenvalues(rng):
+    points = rng.standard_normal((40, 6)) * np.array([5, 3, 2, 1, 0.5, 0.1])
+    _, explained = principal_components(points, 3)
+    eigenvalues = np.sort(np.linalg.eigvalsh(np.cov(points.T)))[::-1]
+    assert np.allclose(explained, eigenvalues[:3] / eigenvalues.sum())
+
+
+def test_principal_components_sign_is_fixed(rng):
+    points = rng.standard_normal((20, 4))
+    first, _ = principal_components(points, 2)
+    again, _ = principal_components(-points, 2)
+    # negating the data flips U or V; the sign rule keeps loadings positive,
+    # so the projection of -x is minus the projection of x
+    assert np.allclose(again, -first)
+
+
+def test_principal_components_bad_input():
+    with pytest.raises(ValueError, match="n_components must be in 1 .. 2"):
+        principal_components(np.eye(3)[:, :2], 3)
+    with pytest.raises(ValueError, match="at least 2 rows"):
+        principal_components([[1.0, 2.0]])
+    with pytest.raises(TypeError, match="n_components must be an integer"):
+        principal_components(np.eye(3), 1.5)
