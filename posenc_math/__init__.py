@@ -8,6 +8,7 @@ Everything public is importable from here.  The numpy encodings live in
 from .encodings import (
     binary,
     cosine_similarity_matrix,
+    dot_product_attention,
     embedding_lookup,
     learned_table,
     principal_components,
@@ -25,6 +26,7 @@ __all__ = [
     "__version__",
     "binary",
     "cosine_similarity_matrix",
+    "dot_product_attention",
     "embedding_lookup",
     "learned_table",
     "pretrained",

@@ -127,3 +127,59 @@ def test_principal_components_bad_input():
         principal_components([[1.0, 2.0]])
     with pytest.raises(TypeError, match="n_components must be an integer"):
         principal_components(np.eye(3), 1.5)
+
+
+def test_attention_is_permutation_equivariant_without_positions(rng):
+    from posenc_math import dot_product_attention
+
+    x = rng.standard_normal((6, 4))
+    order = rng.permutation(6)
+    assert np.allclose(dot_product_attention(x[order], x[order], x[order]), dot_product_attention(x, x, x)[order])
+    # adding a position table to the inputs breaks it
+    positions = learned_table(6, 4, seed=0, std=1.0)
+    shuffled = x[order] + positions
+    assert not np.allclose(
+        dot_product_attention(shuffled, shuffled, shuffled),
+        dot_product_attention(x + positions, x + positions, x + positions)[order],
+    )
+
+
+def test_attention_matches_the_formula_and_survives_large_scores():
+    from posenc_math import dot_product_attention
+
+    q = np.array([[1.0, 0.0]])
+    k = np.array([[1.0, 0.0], [0.0, 1.0]])
+    v = np.array([[10.0], [20.0]])
+    weight = np.exp(1 / np.sqrt(2)) / (np.exp(1 / np.sqrt(2)) + 1.0)
+    assert dot_product_attention(q, k, v)[0, 0] == pytest.approx(10 * weight + 20 * (1 - weight))
+    assert np.isfinite(dot_product_attention(q * 1e4, k * 1e4, v)).all()
+    with pytest.raises(ValueError, match="queries and keys must have the same last dimension"):
+        dot_product_attention(np.ones((2, 3)), np.ones((2, 2)), np.ones((2, 2)))
+    with pytest.raises(ValueError, match="keys and values must have the same number of rows"):
+        dot_product_attention(np.ones((2, 2)), np.ones((2, 2)), np.ones((3, 2)))
+
+
+def test_plots_draw_what_they_are_given():
+    import matplotlib
+
+    matplotlib.use("agg")
+    from posenc_math import sinusoidal
+    from posenc_math.plotting import embedding_sum, pca_positions, position_vectors, similarity_matrices, step_sizes
+
+    table = sinusoidal(30, 8)
+    figure = position_vectors(table, [0, 5], token_vector=np.ones(8), token_label="token 'x'")
+    lines = [axes.lines[0].get_ydata() for axes in figure.axes if axes.get_visible()]
+    assert np.array_equal(lines[1], table[5]) and np.array_equal(lines[2], np.ones(8))
+    figure = similarity_matrices({"a": table, "b": table}, limit=10)
+    assert np.allclose(figure.axes[0].images[0].get_array(), cosine_similarity_matrix(table[:10]))
+    figure = embedding_sum(["x", "y"], table[:2], table[2:4], table[:2] + table[2:4], max_dims=4)
+    assert figure.axes[2].images[0].get_array().shape == (2, 4)
+    projection, explained = principal_components(table)
+    figure = pca_positions(projection, explained)
+    assert np.allclose(figure.axes[0].collections[0].get_offsets(), projection)
+    figure = step_sizes({"count": np.arange(4.0)})
+    assert np.array_equal(figure.axes[0].lines[0].get_ydata(), [1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="token_vector must have shape"):
+        position_vectors(table, [0], token_vector=np.ones(3))
+    with pytest.raises(ValueError, match="n_tokens = len"):
+        embedding_sum(["x"], table[:2], table[:2], table[:2])

@@ -21,6 +21,7 @@ __all__ = [
     "embedding_lookup",
     "cosine_similarity_matrix",
     "principal_components",
+    "dot_product_attention",
 ]
 
 
@@ -230,3 +231,58 @@ def principal_components(table, n_components=2):
     projection = (left * singular * signs)[:, :n_components]
     explained = (singular**2 / total)[:n_components] if total > 0 else np.zeros(n_components)
     return projection, explained
+
+
+def dot_product_attention(queries, keys, values) -> np.ndarray:
+    """Scaled dot-product attention, ``softmax(Q K^T / sqrt(d)) V``, in numpy.
+
+    No mask and no positions: the function sees a set of vectors, which is
+    why permuting its input rows permutes its output rows the same way
+    (theorem ``attention-permutation-equivariant``).  The softmax subtracts
+    each row's maximum first, so large scores do not overflow.
+
+    Parameters
+    ----------
+    queries : array_like, shape (..., n, d)
+    keys : array_like, shape (..., m, d)
+    values : array_like, shape (..., m, d_v)
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(..., n, d_v)``, float64.
+
+    References
+    ----------
+    Vaswani et al., "Attention Is All You Need", 2017, equation (1).
+
+    Examples
+    --------
+    >>> x = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> order = [2, 0, 1]
+    >>> bool(np.allclose(dot_product_attention(x[order], x[order], x[order]),
+    ...                  dot_product_attention(x, x, x)[order]))
+    True
+    """
+    arrays = []
+    for name, value in (("queries", queries), ("keys", keys), ("values", values)):
+        value = np.asarray(value, dtype=np.float64)
+        if value.ndim < 2 or 0 in value.shape[-2:]:
+            raise ValueError(f"{name} must have shape (..., n, d) with n, d >= 1, got {value.shape}")
+        if not np.isfinite(value).all():
+            raise ValueError(f"{name} must contain only finite numbers")
+        arrays.append(value)
+    queries, keys, values = arrays
+    if queries.shape[-1] != keys.shape[-1]:
+        raise ValueError(
+            f"queries and keys must have the same last dimension d; got {queries.shape[-1]} and {keys.shape[-1]}"
+        )
+    if keys.shape[-2] != values.shape[-2]:
+        raise ValueError(
+            f"keys and values must have the same number of rows m; got {keys.shape[-2]} and {values.shape[-2]}"
+        )
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(queries.shape[-1])
+    scores -= scores.max(axis=-1, keepdims=True)
+    weights = np.exp(scores)
+    weights /= weights.sum(axis=-1, keepdims=True)
+    return weights @ values

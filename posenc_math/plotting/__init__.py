@@ -5,6 +5,22 @@ only here.  Every helper returns the :class:`matplotlib.figure.Figure` it
 drew, draws nothing random, and labels its axes.
 """
 
+from .learned import (
+    embedding_sum,
+    naive_alternatives,
+    pca_positions,
+    position_vectors,
+    similarity_matrices,
+    step_sizes,
+)
 from .tables import heatmap
 
-__all__ = ["heatmap"]
+__all__ = [
+    "embedding_sum",
+    "heatmap",
+    "naive_alternatives",
+    "pca_positions",
+    "position_vectors",
+    "similarity_matrices",
+    "step_sizes",
+]

@@ -1,0 +1,350 @@
+"""Figures for the pages on why positions are needed and on learned tables.
+
+Every helper takes arrays the library computed (a position table, a
+sentence's embeddings, a projection), draws nothing random and returns the
+:class:`matplotlib.figure.Figure`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..encodings.binary import binary
+from ..encodings.learned import cosine_similarity_matrix
+
+__all__ = [
+    "position_vectors",
+    "similarity_matrices",
+    "embedding_sum",
+    "pca_positions",
+    "naive_alternatives",
+    "step_sizes",
+]
+
+
+def _table(name, table):
+    table = np.asarray(table, dtype=np.float64)
+    if table.ndim != 2 or 0 in table.shape:
+        raise ValueError(f"{name} must be a non-empty 2-D array (positions, dim), got shape {table.shape}")
+    return table
+
+
+def position_vectors(table, positions, *, token_vector=None, token_label="token", columns=5):
+    """Line plots of rows of a position table, one panel per position.
+
+    Each panel plots the row's value against the dimension index, all on one
+    y-scale, so a reader compares their size and shape; ``token_vector``
+    adds a last panel with a token embedding on the same scale.
+
+    Parameters
+    ----------
+    table : array_like, shape (n_positions, dim)
+    positions : sequence of int
+        Rows to show, each in ``0 .. n_positions - 1``.
+    token_vector : array_like, shape (dim,), optional
+        A word embedding to show beside the positions.
+    token_label : str
+        Title of the token panel.
+    columns : int, default 5
+        Panels per row.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from posenc_math import sinusoidal
+    >>> figure = position_vectors(sinusoidal(20, 16), [0, 1, 10])
+    >>> [axes.get_title() for axes in figure.axes if axes.get_visible()]
+    ['position 0', 'position 1', 'position 10']
+    """
+    import matplotlib.pyplot as plt
+
+    from ..encodings.learned import embedding_lookup
+
+    table = _table("table", table)
+    rows = embedding_lookup(table, np.asarray(positions, dtype=np.int64).ravel())
+    titles = [f"position {int(p)}" for p in np.asarray(positions).ravel()]
+    if token_vector is not None:
+        token_vector = np.asarray(token_vector, dtype=np.float64)
+        if token_vector.shape != (table.shape[1],):
+            raise ValueError(f"token_vector must have shape ({table.shape[1]},), got {token_vector.shape}")
+        rows = np.vstack([rows, token_vector])
+        titles.append(token_label)
+    n_panels = len(rows)
+    n_rows = -(-n_panels // columns)
+    figure, grid = plt.subplots(
+        n_rows, columns, figsize=(2.1 * columns, 1.7 * n_rows), sharex=True, sharey=True,
+        layout="constrained", squeeze=False,
+    )
+    dims = np.arange(table.shape[1])
+    for index, axes in enumerate(grid.flat):
+        if index >= n_panels:
+            axes.set_visible(False)
+            continue
+        is_token = token_vector is not None and index == n_panels - 1
+        axes.plot(dims, rows[index], linewidth=0.6, color="C1" if is_token else "C0")
+        axes.set_title(titles[index], fontsize=9)
+        axes.axhline(0.0, color="0.6", linewidth=0.4)
+    for axes in grid[-1]:
+        axes.set_xlabel("dimension")
+    for axes in grid[:, 0]:
+        axes.set_ylabel("value")
+    return figure
+
+
+def similarity_matrices(tables, *, limit=None):
+    """Cosine-similarity matrices of position tables, side by side.
+
+    Parameters
+    ----------
+    tables : dict of str to array_like
+        Panel title to position table (rows are positions).  All panels
+        share the colour scale -1 .. 1.
+    limit : int, optional
+        Show only the first ``limit`` positions of each table.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from posenc_math import sinusoidal
+    >>> figure = similarity_matrices({"sinusoidal": sinusoidal(32, 16)})
+    >>> figure.axes[0].get_title()
+    'sinusoidal'
+    """
+    import matplotlib.pyplot as plt
+
+    if not isinstance(tables, dict) or not tables:
+        raise TypeError("tables must be a non-empty dict of title -> table")
+    figure, axes_list = plt.subplots(
+        1, len(tables), figsize=(4.2 * len(tables) + 0.8, 4.0), layout="constrained", squeeze=False
+    )
+    image = None
+    for axes, (title, table) in zip(axes_list[0], tables.items()):
+        table = _table(f"tables[{title!r}]", table)
+        if limit is not None:
+            table = table[:limit]
+        image = axes.imshow(
+            cosine_similarity_matrix(table), cmap="RdBu_r", vmin=-1.0, vmax=1.0,
+            interpolation="nearest", origin="upper",
+        )
+        axes.set_title(title)
+        axes.set_xlabel("position")
+        axes.set_ylabel("position")
+    figure.colorbar(image, ax=axes_list[0].tolist(), label="cosine similarity", shrink=0.9)
+    return figure
+
+
+def embedding_sum(tokens, token, position, total, *, max_dims=None):
+    """A sentence's token embeddings, position embeddings and their sum.
+
+    Three heatmaps with one row per token (labelled with the token) and a
+    shared colour scale, read left to right as ``token + position = input``.
+
+    Parameters
+    ----------
+    tokens : sequence of str
+        The tokens, one per row.
+    token, position, total : array_like, shape (n_tokens, dim)
+        What is added, and the result.
+    max_dims : int, optional
+        Show only the first ``max_dims`` dimensions (wide tables become
+        unreadable strips).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> values = np.ones((2, 4))
+    >>> figure = embedding_sum(["a", "b"], values, values, 2 * values)
+    >>> [axes.get_title() for axes in figure.axes[:3]]
+    ['token embedding', '+ position embedding', '= input to the first layer']
+    """
+    import matplotlib.pyplot as plt
+
+    tokens = [str(t) for t in tokens]
+    parts = [_table(name, value) for name, value in (("token", token), ("position", position), ("total", total))]
+    shapes = {part.shape for part in parts}
+    if len(shapes) != 1 or parts[0].shape[0] != len(tokens):
+        raise ValueError(
+            "token, position and total must have one shape (n_tokens, dim) with "
+            f"n_tokens = len(tokens) = {len(tokens)}; got {[part.shape for part in parts]}"
+        )
+    if max_dims is not None:
+        parts = [part[:, :max_dims] for part in parts]
+    limit = max(float(np.abs(part).max()) for part in parts) or 1.0
+    figure, axes_list = plt.subplots(
+        1, 3, figsize=(11, 0.28 * len(tokens) + 1.6), sharey=True, layout="constrained"
+    )
+    titles = ["token embedding", "+ position embedding", "= input to the first layer"]
+    for axes, part, title in zip(axes_list, parts, titles):
+        image = axes.imshow(part, aspect="auto", cmap="RdBu_r", vmin=-limit, vmax=limit, interpolation="nearest")
+        axes.set_title(title, fontsize=10)
+        axes.set_xlabel("dimension")
+    axes_list[0].set_yticks(range(len(tokens)), [f"{i}: {t}" for i, t in enumerate(tokens)])
+    figure.colorbar(image, ax=axes_list.tolist(), label="value", shrink=0.9)
+    return figure
+
+
+def pca_positions(projection, explained, *, label_every=100, n_first=40):
+    """The positions of a table in the plane of its first two principal components.
+
+    Left: every position as a point, coloured by position.  Right: the two
+    coordinates against the position for the first ``n_first`` positions,
+    which shows how the points move from one position to the next (two
+    curves a quarter period apart mean the positions go round a circle).
+
+    Parameters
+    ----------
+    projection : array_like, shape (n_positions, 2)
+        From :func:`posenc_math.principal_components`.
+    explained : array_like, shape (2,)
+        Fraction of variance of each component (shown on the axes).
+    label_every : int, default 100
+        Write the position number next to every ``label_every``-th point.
+    n_first : int, default 40
+        Positions shown in the right panel.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> figure = pca_positions(np.c_[np.arange(5.0), np.zeros(5)], [0.9, 0.1], label_every=2)
+    >>> figure.axes[0].get_xlabel()
+    'component 1 (90.0% of variance)'
+    """
+    import matplotlib.pyplot as plt
+
+    from .._validate import check_int
+
+    projection = _table("projection", projection)
+    explained = np.asarray(explained, dtype=np.float64).ravel()
+    if projection.shape[1] != 2 or explained.shape != (2,):
+        raise ValueError(
+            f"projection must have shape (n_positions, 2) and explained shape (2,); "
+            f"got {projection.shape} and {explained.shape}"
+        )
+    label_every = check_int("label_every", label_every, minimum=1)
+    n_first = min(check_int("n_first", n_first, minimum=2), len(projection))
+    figure, (plane, curves) = plt.subplots(
+        1, 2, figsize=(10.5, 4.2), layout="constrained", gridspec_kw={"width_ratios": [1.15, 1]}
+    )
+    points = plane.scatter(
+        projection[:, 0], projection[:, 1], c=np.arange(len(projection)), cmap="cividis", s=9
+    )
+    for position in range(0, len(projection), label_every):
+        plane.annotate(str(position), projection[position], textcoords="offset points", xytext=(4, 4), fontsize=8)
+    plane.set_aspect("equal", adjustable="datalim")
+    plane.set_xlabel(f"component 1 ({100 * explained[0]:.1f}% of variance)")
+    plane.set_ylabel(f"component 2 ({100 * explained[1]:.1f}% of variance)")
+    figure.colorbar(points, ax=plane, label="position")
+    first = np.arange(n_first)
+    curves.plot(first, projection[:n_first, 0], marker="o", markersize=3, label="component 1")
+    curves.plot(first, projection[:n_first, 1], marker="s", markersize=3, linestyle="--", label="component 2")
+    curves.axhline(0.0, color="0.6", linewidth=0.4)
+    curves.set_xlabel("position")
+    curves.set_ylabel("coordinate")
+    curves.set_title(f"positions 0 .. {n_first - 1}", fontsize=10)
+    curves.legend(fontsize=8)
+    return figure
+
+
+def naive_alternatives(*, n_positions=16, short=5, long=17):
+    """Three naive position codes and what goes wrong with each.
+
+    Left: raw counting, ``p`` itself, grows without bound.  Middle:
+    counting normalised to ``[0, 1]``, ``p / (n - 1)``, for a ``short`` and a
+    ``long`` sequence: the same position gets a different value and the step
+    between neighbours is ``1 / (n - 1)``, so it depends on the length.
+    Right: the bits of ``p`` (:func:`posenc_math.binary`), which are bounded
+    and length-independent but discrete, and jump: going from 7 to 8 flips
+    four bits at once.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> figure = naive_alternatives(n_positions=8, short=3, long=5)
+    >>> [axes.get_title() for axes in figure.axes[:3]]
+    ['raw count p', 'normalised p / (n - 1)', 'binary code of p']
+    """
+    import matplotlib.pyplot as plt
+
+    from .._validate import check_int
+
+    n_positions = check_int("n_positions", n_positions, minimum=2)
+    short = check_int("short", short, minimum=2)
+    long = check_int("long", long, minimum=2)
+    figure, (count_axes, norm_axes, bit_axes) = plt.subplots(1, 3, figsize=(11, 3.3), layout="constrained")
+    positions = np.arange(n_positions)
+    count_axes.plot(positions, positions, marker="o", markersize=3)
+    count_axes.set_title("raw count p")
+    count_axes.set_xlabel("position p")
+    count_axes.set_ylabel("code value")
+    for n, marker in ((short, "o"), (long, "s")):
+        steps = np.arange(n)
+        norm_axes.plot(steps, steps / (n - 1), marker=marker, markersize=3, label=f"n = {n} (step {1 / (n - 1):.3g})")
+    norm_axes.set_title("normalised p / (n - 1)")
+    norm_axes.set_xlabel("position p")
+    norm_axes.legend(fontsize=8)
+    bits = binary(n_positions, max(int(n_positions - 1).bit_length(), 1))
+    bit_axes.imshow(bits.T, aspect="auto", cmap="cividis", interpolation="nearest", origin="lower")
+    bit_axes.set_title("binary code of p")
+    bit_axes.set_xlabel("position p")
+    bit_axes.set_ylabel("bit (0 = least significant)")
+    bit_axes.set_yticks(range(bits.shape[1]))
+    return figure
+
+
+def step_sizes(tables):
+    """Distance between neighbouring positions, ``|e(p + 1) - e(p)|``, per code.
+
+    A good code moves by the same amount at every step, whatever the length
+    of the sequence; the figure shows which codes do.
+
+    Parameters
+    ----------
+    tables : dict of str to array_like
+        Legend label to position table (rows are positions; a 1-D array is
+        one value per position).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> figure = step_sizes({"count": np.arange(5.0)})
+    >>> figure.axes[0].get_ylabel()
+    '|e(p+1) - e(p)|'
+    """
+    import matplotlib.pyplot as plt
+
+    if not isinstance(tables, dict) or not tables:
+        raise TypeError("tables must be a non-empty dict of label -> table")
+    figure, axes = plt.subplots(figsize=(7.5, 3.4), layout="constrained")
+    markers = "osd^v<>"
+    for index, (label, table) in enumerate(tables.items()):
+        table = np.asarray(table, dtype=np.float64)
+        if table.ndim == 1:
+            table = table[:, None]
+        table = _table(f"tables[{label!r}]", table)
+        if table.shape[0] < 2:
+            raise ValueError(f"tables[{label!r}] needs at least 2 positions")
+        steps = np.linalg.norm(np.diff(table, axis=0), axis=1)
+        axes.plot(np.arange(len(steps)), steps, marker=markers[index % len(markers)], markersize=3,
+                  linewidth=1, label=label)
+    axes.set_xlabel("position p")
+    axes.set_ylabel("|e(p+1) - e(p)|")
+    axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return figure
