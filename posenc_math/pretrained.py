@@ -70,7 +70,7 @@ class PretrainedIntegrityError(ValueError):
 def model_dir() -> Path:
     """Directory holding the installed package's model files.
 
-    The package is located with :func:`importlib.util.find_spec`, which does
+    The package is located with ``importlib.util.find_spec``, which does
     not run its code.
 
     Returns
