@@ -217,7 +217,8 @@ def pca_positions(projection, explained, *, label_every=100, n_first=40):
 
     Examples
     --------
-    >>> figure = pca_positions(np.c_[np.arange(5.0), np.zeros(5)], [0.9, 0.1], label_every=2)
+    >>> line = np.c_[np.arange(5.0), np.zeros(5)]
+    >>> figure = pca_positions(line, [0.9, 0.1], label_every=2)
     >>> figure.axes[0].get_xlabel()
     'component 1 (90.0% of variance)'
     """
