@@ -30,8 +30,10 @@ def learned_table(n_positions, dim, *, seed=0, std=0.02) -> np.ndarray:
 
     Entries are drawn independently from a normal distribution with mean 0
     and standard deviation ``std``, truncated at two standard deviations
-    (resampled until inside), which is how BERT-style models initialise
-    their embeddings (``initializer_range = 0.02``).  The generator is
+    (resampled until inside), as the original BERT code initialises its
+    embeddings (TensorFlow's ``truncated_normal_initializer`` with
+    ``initializer_range = 0.02``; the Hugging Face PyTorch port draws a
+    plain normal).  The generator is
     ``numpy.random.default_rng(seed)``, so one seed always gives one table.
 
     Parameters
