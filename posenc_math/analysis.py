@@ -1,0 +1,512 @@
+"""Measurements on sinusoidal tables: the numbers the explainer pages quote.
+
+Each function computes one thing a page states, so that the page shows a
+computed number instead of an asserted one:
+
+* :func:`dot_product_by_offset`, :func:`distance_by_offset` and
+  :func:`first_increase`: how alike two positions ``k`` apart are, and
+  whether that similarity really "decays" with ``k`` (it does not, strictly).
+* :func:`halving_frequencies`, :func:`table_from_frequencies`,
+  :func:`closest_earlier_row`, :func:`first_repeated_row` and
+  :func:`count_distinct_rows`: the "clock" picture, where commensurate
+  frequencies make the table periodic and the paper's do not.
+* :func:`halving_sinusoids`: sinusoids whose signs are the bits of the
+  position (the binary-counter analogy).
+* :func:`low_precision_table`, :func:`exact_integer_limit` and
+  :func:`rounding_bound`: what low floating-point precision does to a table.
+
+All arrays are float64 unless stated otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import check_base, check_choice, check_int, check_table_fits
+from .encodings.sinusoidal import LAYOUTS, SPACINGS, frequencies
+
+__all__ = [
+    "dot_product_by_offset",
+    "distance_by_offset",
+    "first_increase",
+    "halving_frequencies",
+    "table_from_frequencies",
+    "halving_sinusoids",
+    "closest_earlier_row",
+    "first_repeated_row",
+    "count_distinct_rows",
+    "resolve_float_dtype",
+    "exact_integer_limit",
+    "low_precision_table",
+    "rounding_bound",
+]
+
+#: Offsets summed per block in :func:`dot_product_by_offset` (bounds memory).
+_BLOCK = 4096
+
+
+def _even_dim(dim) -> int:
+    dim = check_int("dim", dim, minimum=2)
+    if dim % 2:
+        raise ValueError(f"dim must be even (sine/cosine pairs), got dim={dim}")
+    return dim
+
+
+def _finite_table(name, table) -> np.ndarray:
+    table = np.asarray(table, dtype=np.float64)
+    if table.ndim != 2 or 0 in table.shape:
+        raise ValueError(f"{name} must be a non-empty 2-D array (positions, dim), got shape {table.shape}")
+    if not np.isfinite(table).all():
+        raise ValueError(f"{name} must contain only finite values")
+    return table
+
+
+def dot_product_by_offset(max_offset, dim, *, base=10000.0, spacing="paper") -> np.ndarray:
+    """``<PE(t), PE(t + k)>`` for ``k = 0 .. max_offset``.
+
+    The dot product of two rows of a sinusoidal table depends only on their
+    offset ``k`` (theorem ``dot-relative``):
+    ``<PE(t), PE(t + k)> = sum_i cos(k w_i)``.  That sum is what this
+    function evaluates, in blocks, so offsets far beyond any table that fits
+    in memory can be examined.  The layout does not matter (it only permutes
+    columns).
+
+    Parameters
+    ----------
+    max_offset : int
+        Largest offset, >= 0.
+    dim : int
+        Even width of the table, >= 2.
+    base, spacing
+        As in :func:`posenc_math.frequencies`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(max_offset + 1,)``; entry 0 is ``dim / 2`` (the squared norm
+        of every row).
+
+    Examples
+    --------
+    >>> dots = dot_product_by_offset(3, 4)
+    >>> dots.round(4)
+    array([2.    , 1.5403, 0.5837, 0.0096])
+    >>> from posenc_math import sinusoidal
+    >>> table = sinusoidal(3, 4)
+    >>> bool(np.isclose(dots[2], table[0] @ table[2]))
+    True
+    """
+    max_offset = check_int("max_offset", max_offset, minimum=0)
+    dim = _even_dim(dim)
+    freqs = frequencies(dim, base=base, spacing=spacing)
+    out = np.empty(max_offset + 1, dtype=np.float64)
+    for start in range(0, max_offset + 1, _BLOCK):
+        offsets = np.arange(start, min(start + _BLOCK, max_offset + 1), dtype=np.float64)
+        out[start : start + len(offsets)] = np.cos(np.outer(offsets, freqs)).sum(axis=1)
+    return out
+
+
+def distance_by_offset(max_offset, dim, *, base=10000.0, spacing="paper") -> np.ndarray:
+    """Euclidean distance ``|PE(t + k) - PE(t)|`` for ``k = 0 .. max_offset``.
+
+    Every row has squared norm ``dim / 2``, so the squared distance is
+    ``dim - 2 <PE(t), PE(t + k)>`` (theorem ``distance-relative``), the same
+    for every ``t``.  Hence ``distance_by_offset(n - 1, dim)[1:].min()`` is
+    the distance between the two closest rows of *any* table of ``n``
+    consecutive positions.
+
+    Parameters are those of :func:`dot_product_by_offset`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(max_offset + 1,)``, entry 0 is 0.
+
+    Examples
+    --------
+    >>> distance_by_offset(2, 4).round(4)
+    array([0.    , 0.9589, 1.6831])
+    """
+    dots = dot_product_by_offset(max_offset, dim, base=base, spacing=spacing)
+    squared = np.maximum(dim - 2.0 * dots, 0.0)
+    squared[0] = 0.0
+    return np.sqrt(squared)
+
+
+def first_increase(values):
+    """The first index ``k >= 1`` with ``values[k] > values[k - 1]``, or ``None``.
+
+    Applied to :func:`dot_product_by_offset` it answers "does the
+    similarity decay with distance?": a monotone decay has no such ``k``.
+
+    Parameters
+    ----------
+    values : array_like, shape (n,)
+        Finite numbers.
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    >>> first_increase([3.0, 2.0, 2.5, 1.0])
+    2
+    >>> first_increase([3.0, 2.0, 2.0]) is None
+    True
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim != 1:
+        raise ValueError(f"values must be 1-D, got shape {values.shape}")
+    if not np.isfinite(values).all():
+        raise ValueError("values must contain only finite numbers")
+    rises = np.flatnonzero(np.diff(values) > 0)
+    return int(rises[0]) + 1 if rises.size else None
+
+
+def halving_frequencies(n_pairs, *, first_period=2.0) -> np.ndarray:
+    """Commensurate angular frequencies ``w_j = 2 pi / (first_period 2^j)``.
+
+    Pair ``j`` turns once every ``first_period * 2 ** j`` positions: each
+    hand is twice as slow as the one before, like the bits of a binary
+    counter (bit ``j`` has period ``2 ** (j + 1)``, the default).  All
+    periods divide the last one, so a table built from them repeats with
+    that period.
+
+    Parameters
+    ----------
+    n_pairs : int
+        Number of frequencies, >= 1.
+    first_period : float, default 2.0
+        Period of pair 0 in positions, a finite number > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n_pairs,)``.
+
+    Examples
+    --------
+    >>> (2 * np.pi / halving_frequencies(4)).round(6)
+    array([ 2.,  4.,  8., 16.])
+    """
+    from ._validate import check_real
+
+    n_pairs = check_int("n_pairs", n_pairs, minimum=1)
+    first_period = check_real("first_period", first_period)
+    if first_period <= 0:
+        raise ValueError(f"first_period must be a finite number > 0, got {first_period!r}")
+    if n_pairs > 1000:
+        raise ValueError(f"n_pairs must be <= 1000 (2 ** n_pairs overflows), got {n_pairs}")
+    return 2.0 * np.pi / (first_period * 2.0 ** np.arange(n_pairs))
+
+
+def table_from_frequencies(n_positions, freqs, *, start=0) -> np.ndarray:
+    """An interleaved sine/cosine table for any angular frequencies.
+
+    Column ``2j`` is ``sin(p w_j)``, column ``2j + 1`` is ``cos(p w_j)``
+    for ``p = start .. start + n_positions - 1``: the layout of
+    :func:`posenc_math.sinusoidal`, with the frequencies given instead of
+    derived from a base, so that commensurate frequencies can be compared
+    with the paper's.
+
+    Parameters
+    ----------
+    n_positions : int
+        Number of rows, >= 1.
+    freqs : array_like, shape (n_pairs,)
+        Finite angular frequencies, radians per position.
+    start : int, default 0
+        First position.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n_positions, 2 * n_pairs)``.
+
+    Examples
+    --------
+    >>> from posenc_math import frequencies, sinusoidal
+    >>> bool(np.allclose(table_from_frequencies(5, frequencies(8)), sinusoidal(5, 8)))
+    True
+    """
+    n_positions = check_int("n_positions", n_positions, minimum=1)
+    start = check_int("start", start)
+    freqs = np.asarray(freqs, dtype=np.float64)
+    if freqs.ndim != 1 or freqs.size == 0:
+        raise ValueError(f"freqs must be a non-empty 1-D array, got shape {freqs.shape}")
+    if not np.isfinite(freqs).all():
+        raise ValueError("freqs must contain only finite numbers")
+    check_table_fits((n_positions, 2 * freqs.size), 8, f"n_positions={n_positions}, n_pairs={freqs.size}")
+    angles = np.outer(np.arange(start, start + n_positions, dtype=np.float64), freqs)
+    table = np.empty((n_positions, 2 * freqs.size), dtype=np.float64)
+    table[:, 0::2] = np.sin(angles)
+    table[:, 1::2] = np.cos(angles)
+    return table
+
+
+def halving_sinusoids(n_positions, n_bits) -> np.ndarray:
+    """``sin(pi (p + 1/2) / 2^j)``: sinusoids whose signs are the bits of ``p``.
+
+    Column ``j`` has period ``2 ** (j + 1)``, as bit ``j`` of
+    :func:`posenc_math.binary`, and is sampled half a step late, so that no
+    sample falls on a zero.  Bit ``j`` of ``p`` is 1 exactly when the
+    column is negative: ``binary(n, b) == (halving_sinusoids(n, b) < 0)``
+    (theorem ``binary-bit``).
+
+    Parameters
+    ----------
+    n_positions : int
+        Number of rows (positions ``0 .. n_positions - 1``), >= 1.
+    n_bits : int
+        Number of columns, >= 1 and <= 63.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n_positions, n_bits)``, values in ``[-1, 1]``, none zero.
+
+    Examples
+    --------
+    >>> from posenc_math import binary
+    >>> waves = halving_sinusoids(8, 3)
+    >>> bool(np.array_equal(waves < 0, binary(8, 3) == 1))
+    True
+    """
+    n_positions = check_int("n_positions", n_positions, minimum=1)
+    n_bits = check_int("n_bits", n_bits, minimum=1)
+    if n_bits > 63:
+        raise ValueError(f"n_bits must be <= 63, got {n_bits}")
+    check_table_fits((n_positions, n_bits), 8, f"n_positions={n_positions}, n_bits={n_bits}")
+    positions = np.arange(n_positions, dtype=np.float64) + 0.5
+    return np.sin(np.pi * positions[:, None] / 2.0 ** np.arange(n_bits))
+
+
+def closest_earlier_row(table) -> np.ndarray:
+    """For each row ``p``, the distance to the nearest row ``q < p``.
+
+    Entry 0 is ``inf`` (no earlier row).  A value of (nearly) zero at ``p``
+    means position ``p`` looks like an earlier position: the encoding has
+    come back to where it was.
+
+    Parameters
+    ----------
+    table : array_like, shape (n_positions, dim)
+        Finite values; at most 20,000 rows (the work grows as the square).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n_positions,)``.
+
+    Examples
+    --------
+    >>> closest_earlier_row([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]])
+    array([inf,  5.,  1.])
+    """
+    table = _finite_table("table", table)
+    n_rows = table.shape[0]
+    if n_rows > 20_000:
+        raise ValueError(f"table must have at most 20000 rows, got {n_rows}")
+    out = np.full(n_rows, np.inf)
+    for row in range(1, n_rows):
+        out[row] = np.sqrt(((table[:row] - table[row]) ** 2).sum(axis=1).min())
+    return out
+
+
+def _row_keys(table):
+    table = np.ascontiguousarray(table)
+    if table.dtype.kind == "f":
+        table = table + table.dtype.type(0)  # -0.0 and 0.0 become the same bytes
+    return [row.tobytes() for row in table]
+
+
+def first_repeated_row(table):
+    """The first row that is bit-for-bit equal to an earlier row, or ``None``.
+
+    Parameters
+    ----------
+    table : array_like, shape (n_positions, dim)
+        Any numeric dtype; compared exactly in that dtype (so a float16
+        table is compared at float16 precision).
+
+    Returns
+    -------
+    tuple of (int, int) or None
+        ``(p, q)`` with ``q < p`` and row ``p`` equal to row ``q``, for the
+        smallest such ``p``.
+
+    Examples
+    --------
+    >>> first_repeated_row(np.array([[1, 2], [3, 4], [1, 2]]))
+    (2, 0)
+    >>> first_repeated_row(np.eye(3)) is None
+    True
+    """
+    table = np.asarray(table)
+    if table.ndim != 2 or 0 in table.shape:
+        raise ValueError(f"table must be a non-empty 2-D array, got shape {table.shape}")
+    seen = {}
+    for row, key in enumerate(_row_keys(table)):
+        if key in seen:
+            return row, seen[key]
+        seen[key] = row
+    return None
+
+
+def count_distinct_rows(table) -> int:
+    """How many different rows a table has, compared exactly in its dtype.
+
+    Examples
+    --------
+    >>> count_distinct_rows([[1.0, 0.0], [1.0, 0.0], [0.0, -0.0], [0.0, 0.0]])
+    2
+    """
+    table = np.asarray(table)
+    if table.ndim != 2 or 0 in table.shape:
+        raise ValueError(f"table must be a non-empty 2-D array, got shape {table.shape}")
+    return len(set(_row_keys(table)))
+
+
+_DTYPES = ("float16", "bfloat16", "float32", "float64")
+
+
+def resolve_float_dtype(dtype) -> np.dtype:
+    """The numpy dtype for one of ``"float16"``, ``"bfloat16"``, ``"float32"``, ``"float64"``.
+
+    ``bfloat16`` comes from the ``ml_dtypes`` package (the ``precision``
+    extra).
+
+    Examples
+    --------
+    >>> resolve_float_dtype("float16")
+    dtype('float16')
+    """
+    if isinstance(dtype, np.dtype) or (isinstance(dtype, type) and issubclass(dtype, np.generic)):
+        dtype = np.dtype(dtype).name
+    dtype = check_choice("dtype", dtype, _DTYPES)
+    if dtype == "bfloat16":
+        try:
+            import ml_dtypes
+        except ImportError as error:  # pragma: no cover - depends on the install
+            raise ImportError(
+                "dtype='bfloat16' needs the ml_dtypes package: pip install 'posenc-math[precision]'"
+            ) from error
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(dtype)
+
+
+def _finfo(dtype):
+    if dtype.name == "bfloat16":
+        import ml_dtypes
+
+        return ml_dtypes.finfo(dtype)
+    return np.finfo(dtype)
+
+
+def exact_integer_limit(dtype) -> int:
+    """The largest ``N`` such that every integer ``0 .. N`` is exact in ``dtype``.
+
+    That is ``2 ** (mantissa bits + 1)``.  Position ``N + 1`` is the first
+    that rounds to a neighbour, so a table whose positions are held in
+    ``dtype`` repeats a row there.
+
+    Parameters
+    ----------
+    dtype : {"float16", "bfloat16", "float32", "float64"}
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> [exact_integer_limit(name) for name in ("bfloat16", "float16", "float32")]
+    [256, 2048, 16777216]
+    """
+    dtype = resolve_float_dtype(dtype)
+    return 2 ** (int(_finfo(dtype).nmant) + 1)
+
+
+def low_precision_table(
+    n_positions, dim, dtype, *, start=0, base=10000.0, spacing="paper", layout="interleaved"
+) -> np.ndarray:
+    """A sinusoidal table computed the way a low-precision implementation does.
+
+    Every intermediate is rounded to ``dtype``, as when the positions, the
+    frequencies and the product are tensors of that type (mixed-precision
+    training, a model cast to half precision): the positions
+    ``start, start + 1, ...`` are rounded to ``dtype``, the frequencies
+    too, their product is rounded, and so is the sine or cosine.  Each
+    operation is evaluated in float64 and rounded once, the best any
+    hardware can do in ``dtype``.
+
+    Parameters
+    ----------
+    n_positions, dim, start, base, spacing, layout
+        As in :func:`posenc_math.sinusoidal` (``dim`` even).
+    dtype : {"float16", "bfloat16", "float32", "float64"}
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n_positions, dim)``, of ``dtype``.
+
+    Examples
+    --------
+    >>> table = low_precision_table(4, 8, "float16", start=2047)
+    >>> first_repeated_row(table)   # positions 2048 and 2049 share a row
+    (2, 1)
+    """
+    n_positions = check_int("n_positions", n_positions, minimum=1)
+    dim = _even_dim(dim)
+    start = check_int("start", start)
+    check_base(base)
+    check_choice("spacing", spacing, SPACINGS)
+    layout = check_choice("layout", layout, LAYOUTS)
+    dtype = resolve_float_dtype(dtype)
+    check_table_fits((n_positions, dim), 8, f"n_positions={n_positions}, dim={dim}")
+
+    def rounded(values):
+        return np.asarray(values, dtype=np.float64).astype(dtype).astype(np.float64)
+
+    positions = rounded(np.arange(start, start + n_positions, dtype=np.float64))
+    freqs = rounded(frequencies(dim, base=base, spacing=spacing))
+    angles = rounded(np.outer(positions, freqs))
+    sines, cosines = rounded(np.sin(angles)), rounded(np.cos(angles))
+    table = np.empty((n_positions, dim), dtype=np.float64)
+    if layout == "interleaved":
+        table[:, 0::2], table[:, 1::2] = sines, cosines
+    else:
+        half = dim // 2
+        table[:, :half], table[:, half:] = sines, cosines
+    return table.astype(dtype)
+
+
+def rounding_bound(dim, dtype) -> float:
+    """How far rounding a sinusoidal row to ``dtype`` can move it (Euclidean).
+
+    Every entry lies in ``[-1, 1]``, where rounding to nearest moves a
+    value by at most half the spacing of ``dtype`` in ``[1/2, 1)``, which
+    is ``eps / 4`` (``eps`` is the spacing just above 1).  So a row moves by
+    at most ``sqrt(dim) * eps / 4``, and two rows whose exact distance
+    exceeds twice that bound stay different after rounding.
+
+    Parameters
+    ----------
+    dim : int
+        Width of the row, >= 1.
+    dtype : {"float16", "bfloat16", "float32", "float64"}
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(rounding_bound(512, "float16"), 6)
+    0.005524
+    """
+    dim = check_int("dim", dim, minimum=1)
+    dtype = resolve_float_dtype(dtype)
+    return float(np.sqrt(dim) * float(_finfo(dtype).eps) / 4.0)
