@@ -13,9 +13,15 @@ from .learned import (
     similarity_matrices,
     step_sizes,
 )
+from .sinusoid import bits_and_waves, clock_hands, offset_curve, table_panels, wavelength_plot
 from .tables import heatmap
 
 __all__ = [
+    "bits_and_waves",
+    "clock_hands",
+    "offset_curve",
+    "table_panels",
+    "wavelength_plot",
     "embedding_sum",
     "heatmap",
     "naive_alternatives",

@@ -1,0 +1,320 @@
+"""Figures for the pages on the sinusoidal encoding, the binary counter,
+layouts and corrections.
+
+Every helper takes arrays the library computed, draws nothing random and
+returns the :class:`matplotlib.figure.Figure`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validate import check_int
+
+__all__ = [
+    "wavelength_plot",
+    "clock_hands",
+    "bits_and_waves",
+    "table_panels",
+    "offset_curve",
+]
+
+
+def _table(name, table):
+    table = np.asarray(table, dtype=np.float64)
+    if table.ndim != 2 or 0 in table.shape:
+        raise ValueError(f"{name} must be a non-empty 2-D array (positions, dim), got shape {table.shape}")
+    return table
+
+
+def _curves(name, curves):
+    if not isinstance(curves, dict) or not curves:
+        raise TypeError(f"{name} must be a non-empty dict of label -> 1-D array")
+    out = {}
+    for label, values in curves.items():
+        values = np.asarray(values, dtype=np.float64)
+        if values.ndim != 1 or values.size == 0:
+            raise ValueError(f"{name}[{label!r}] must be a non-empty 1-D array, got shape {values.shape}")
+        out[str(label)] = values
+    return out
+
+
+def wavelength_plot(wavelengths, *, base=None):
+    """Wavelength of each sine/cosine pair against the pair index, log scale.
+
+    Parameters
+    ----------
+    wavelengths : dict of str to array_like
+        Legend label to the wavelengths of the pairs (from
+        :func:`posenc_math.wavelengths`), e.g. one entry per spacing.
+    base : float, optional
+        Draw the reference lines ``2 pi`` and ``2 pi base`` (the range the
+        paper's text gives).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from posenc_math import wavelengths
+    >>> figure = wavelength_plot({"paper": wavelengths(16)}, base=10000)
+    >>> figure.axes[0].get_yscale()
+    'log'
+    """
+    import matplotlib.pyplot as plt
+
+    wavelengths = _curves("wavelengths", wavelengths)
+    figure, axes = plt.subplots(figsize=(7.5, 3.6), layout="constrained")
+    styles = [("o", "-"), ("s", "--"), ("^", ":"), ("d", "-.")]
+    for index, (label, values) in enumerate(wavelengths.items()):
+        marker, line = styles[index % len(styles)]
+        pairs = np.arange(values.size)
+        axes.plot(pairs, values, linestyle=line, marker=marker, markevery=max(values.size // 16, 1),
+                  markersize=4, label=f"{label} (last: {values[-1]:,.0f})")
+    if base is not None:
+        for value, text in ((2 * np.pi, "2\u03c0"), (2 * np.pi * float(base), f"2\u03c0 \u00d7 {float(base):g}")):
+            axes.axhline(value, color="0.45", linewidth=0.8, linestyle=(0, (1, 2)))
+            axes.annotate(text, (0, value), textcoords="offset points", xytext=(2, 3), fontsize=8, color="0.3")
+    axes.set_yscale("log")
+    axes.set_xlabel("pair index i (columns 2i, 2i+1)")
+    axes.set_ylabel("wavelength 2\u03c0 / \u03c9\u1d62 (positions)")
+    axes.legend(fontsize=8, loc="lower right")
+    return figure
+
+
+def clock_hands(tables, *, n_pairs=4, n_positions=None):
+    """Each sine/cosine pair as the hand of a dial, and whether rows repeat.
+
+    One row of panels per table.  Panel ``j`` shows where pair ``j``'s hand
+    points, ``(sin, cos)`` of columns ``2j, 2j + 1`` (interleaved layout),
+    at every position, coloured by position.  The last panel plots, for
+    every position, the distance to the closest earlier row
+    (:func:`posenc_math.analysis.closest_earlier_row`): a drop to zero is a
+    position the encoding cannot tell from an earlier one.
+
+    Parameters
+    ----------
+    tables : dict of str to array_like
+        Row title to an interleaved table (rows are positions).
+    n_pairs : int, default 4
+        Dials drawn per table (the first ``n_pairs`` pairs).
+    n_positions : int, optional
+        Use only the first ``n_positions`` rows.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from posenc_math import sinusoidal
+    >>> figure = clock_hands({"paper": sinusoidal(20, 8)}, n_pairs=2)
+    >>> figure.axes[0].get_title()
+    'pair 0'
+    """
+    import matplotlib.pyplot as plt
+
+    from ..analysis import closest_earlier_row
+
+    if not isinstance(tables, dict) or not tables:
+        raise TypeError("tables must be a non-empty dict of title -> table")
+    n_pairs = check_int("n_pairs", n_pairs, minimum=1)
+    checked = {}
+    for title, table in tables.items():
+        table = _table(f"tables[{title!r}]", table)
+        if n_positions is not None:
+            table = table[: check_int("n_positions", n_positions, minimum=2)]
+        if table.shape[1] < 2 * n_pairs:
+            raise ValueError(
+                f"tables[{title!r}] has {table.shape[1]} columns; n_pairs={n_pairs} needs {2 * n_pairs}"
+            )
+        checked[str(title)] = table
+    n_rows = len(checked)
+    figure, grid = plt.subplots(
+        n_rows, n_pairs + 1, figsize=(2.05 * n_pairs + 3.6, 2.35 * n_rows + 0.3), layout="constrained",
+        squeeze=False, gridspec_kw={"width_ratios": [1] * n_pairs + [1.9]},
+    )
+    circle = np.linspace(0.0, 2 * np.pi, 181)
+    points = None
+    for row, (title, table) in enumerate(checked.items()):
+        positions = np.arange(table.shape[0])
+        for pair in range(n_pairs):
+            axes = grid[row, pair]
+            axes.plot(np.cos(circle), np.sin(circle), color="0.75", linewidth=0.6)
+            sines, cosines = table[:, 2 * pair], table[:, 2 * pair + 1]
+            axes.plot([0, sines[-1]], [0, cosines[-1]], color="0.25", linewidth=1.2)
+            points = axes.scatter(sines, cosines, c=positions, cmap="cividis", s=10, zorder=3)
+            axes.set_aspect("equal")
+            axes.set_xlim(-1.2, 1.2)
+            axes.set_ylim(-1.2, 1.2)
+            axes.set_xticks([])
+            axes.set_yticks([])
+            axes.set_title(f"pair {pair}", fontsize=9)
+            if pair == 0:
+                axes.set_ylabel(title, fontsize=9)
+        nearest = closest_earlier_row(table)
+        axes = grid[row, n_pairs]
+        axes.plot(positions[1:], nearest[1:], marker="o", markersize=2.5, linewidth=0.8)
+        repeats = positions[1:][nearest[1:] < 1e-9]
+        if repeats.size:
+            axes.plot(repeats, nearest[repeats], linestyle="none", marker="x", color="C3", markersize=6,
+                      label=f"repeats from position {repeats[0]}")
+            axes.legend(fontsize=7, loc="upper right")
+        axes.set_ylim(bottom=0.0)
+        axes.set_ylabel("distance to closest\nearlier row", fontsize=8)
+        axes.set_title("does a row come back?", fontsize=9)
+    grid[-1, n_pairs].set_xlabel("position")
+    figure.colorbar(points, ax=grid[:, :n_pairs].ravel().tolist(), label="position", shrink=0.8)
+    return figure
+
+
+def bits_and_waves(bits, waves):
+    """Bit columns of the positions beside sinusoids of halving frequency.
+
+    One panel per bit ``j``: the bit as a step line and the sinusoid
+    ``waves[:, j]`` as points, with the region where the sinusoid is
+    negative shaded.  Where they agree, the bit is 1 exactly on the shaded
+    positions.
+
+    Parameters
+    ----------
+    bits : array_like, shape (n_positions, n_bits)
+        From :func:`posenc_math.binary`.
+    waves : array_like, shape (n_positions, n_bits)
+        From :func:`posenc_math.analysis.halving_sinusoids`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from posenc_math import binary
+    >>> from posenc_math.analysis import halving_sinusoids
+    >>> figure = bits_and_waves(binary(8, 3), halving_sinusoids(8, 3))
+    >>> figure.axes[0].get_title(loc="left")
+    'bit 0 (period 2)'
+    """
+    import matplotlib.pyplot as plt
+
+    bits = _table("bits", bits)
+    waves = _table("waves", waves)
+    if bits.shape != waves.shape:
+        raise ValueError(f"bits and waves must have the same shape, got {bits.shape} and {waves.shape}")
+    n_positions, n_bits = bits.shape
+    figure, grid = plt.subplots(n_bits, 1, figsize=(8, 1.35 * n_bits + 0.6), sharex=True,
+                                layout="constrained", squeeze=False)
+    positions = np.arange(n_positions)
+    for bit, axes in enumerate(grid[:, 0]):
+        negative = waves[:, bit] < 0
+        for position in positions[negative]:
+            axes.axvspan(position - 0.5, position + 0.5, color="0.88", linewidth=0)
+        axes.step(positions, bits[:, bit], where="mid", color="C1", linewidth=1.5, label="bit")
+        axes.plot(positions, waves[:, bit], color="C0", marker="o", markersize=3, linewidth=0.8,
+                  label="sinusoid")
+        axes.axhline(0.0, color="0.5", linewidth=0.5)
+        axes.set_ylim(-1.15, 1.15)
+        axes.set_yticks([-1, 0, 1])
+        axes.set_title(f"bit {bit} (period {2 ** (bit + 1)})", fontsize=9, loc="left")
+    grid[0, 0].legend(fontsize=8, loc="upper right", ncols=2)
+    grid[-1, 0].set_xlabel("position p (shaded: sinusoid < 0)")
+    grid[-1, 0].set_xticks(positions if n_positions <= 32 else positions[:: max(n_positions // 16, 1)])
+    return figure
+
+
+def table_panels(tables, *, columns=None, xlabel="column", ylabel="position"):
+    """Several tables as heatmaps side by side, on one colour scale.
+
+    Parameters
+    ----------
+    tables : dict of str to array_like
+        Panel title to a 2-D table (rows are positions).
+    columns : int, optional
+        Panels per row (default: all in one row).
+    xlabel, ylabel : str
+        Axis labels.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from posenc_math import sinusoidal
+    >>> figure = table_panels({"a": sinusoidal(8, 4), "b": sinusoidal(8, 4, layout="split")})
+    >>> [axes.get_title() for axes in figure.axes[:2]]
+    ['a', 'b']
+    """
+    import matplotlib.pyplot as plt
+
+    if not isinstance(tables, dict) or not tables:
+        raise TypeError("tables must be a non-empty dict of title -> table")
+    checked = {str(title): _table(f"tables[{title!r}]", table) for title, table in tables.items()}
+    columns = len(checked) if columns is None else check_int("columns", columns, minimum=1)
+    n_rows = -(-len(checked) // columns)
+    limit = max(float(np.abs(table).max()) for table in checked.values()) or 1.0
+    figure, grid = plt.subplots(n_rows, columns, figsize=(3.3 * columns + 1.0, 2.9 * n_rows),
+                                layout="constrained", squeeze=False)
+    image = None
+    for index, axes in enumerate(grid.flat):
+        if index >= len(checked):
+            axes.set_visible(False)
+            continue
+        title, table = list(checked.items())[index]
+        image = axes.imshow(table, aspect="auto", cmap="RdBu_r", vmin=-limit, vmax=limit,
+                            interpolation="nearest")
+        axes.set_title(title, fontsize=9)
+        axes.set_xlabel(xlabel)
+        axes.set_ylabel(ylabel)
+    figure.colorbar(image, ax=[a for a in grid.flat if a.get_visible()], label="value", shrink=0.85)
+    return figure
+
+
+def offset_curve(curves, *, first_increase=None, ylabel="<PE(t), PE(t + k)>"):
+    """A quantity against the offset ``k``, with the first place it rises marked.
+
+    Parameters
+    ----------
+    curves : dict of str to array_like
+        Legend label to values at offsets ``0, 1, ...`` (e.g. from
+        :func:`posenc_math.analysis.dot_product_by_offset`).
+    first_increase : dict of str to int, optional
+        Label to the offset to mark (from
+        :func:`posenc_math.analysis.first_increase`).
+    ylabel : str
+        Label of the y axis.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> figure = offset_curve({"d = 4": [2.0, 1.5, 0.6, 0.8]}, first_increase={"d = 4": 3})
+    >>> figure.axes[0].get_xlabel()
+    'offset k (positions)'
+    """
+    import matplotlib.pyplot as plt
+
+    curves = _curves("curves", curves)
+    marks = {} if first_increase is None else dict(first_increase)
+    figure, axes = plt.subplots(figsize=(7.5, 3.5), layout="constrained")
+    markers = "osd^v"
+    for index, (label, values) in enumerate(curves.items()):
+        offsets = np.arange(values.size)
+        (line,) = axes.plot(offsets, values, linewidth=1.1, label=label)
+        offset = marks.get(label)
+        if offset is not None:
+            offset = check_int("first_increase offset", offset, minimum=1)
+            if offset >= values.size:
+                raise ValueError(f"first_increase[{label!r}]={offset} is past the end of the curve")
+            axes.plot([offset - 1, offset], values[[offset - 1, offset]], linestyle="none",
+                      marker=markers[index % len(markers)], color=line.get_color(), markersize=6)
+            axes.annotate(f"rises at k = {offset}", (offset, values[offset]), textcoords="offset points",
+                          xytext=(6, 8), fontsize=8, color=line.get_color())
+    axes.axhline(0.0, color="0.6", linewidth=0.5)
+    axes.set_xlabel("offset k (positions)")
+    axes.set_ylabel(ylabel)
+    axes.legend(fontsize=8, loc="upper right")
+    return figure
