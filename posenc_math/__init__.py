@@ -6,6 +6,14 @@ Everything public is importable from here.  The numpy encodings live in
 """
 
 from .encodings import (
+    alibi_bias,
+    alibi_key_bias,
+    alibi_slopes,
+    relative_positions,
+    rope,
+    rope_frequencies,
+    shaw_clip,
+    t5_bucket,
     binary,
     cosine_similarity_matrix,
     dot_product_attention,
@@ -24,6 +32,14 @@ __version__ = "0.1.0"
 
 __all__ = [
     "__version__",
+    "alibi_bias",
+    "alibi_key_bias",
+    "alibi_slopes",
+    "relative_positions",
+    "rope",
+    "rope_frequencies",
+    "shaw_clip",
+    "t5_bucket",
     "binary",
     "cosine_similarity_matrix",
     "dot_product_attention",

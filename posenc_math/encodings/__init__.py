@@ -1,5 +1,6 @@
 """numpy implementations of positional encodings."""
 
+from .alibi import alibi_bias, alibi_key_bias, alibi_slopes
 from .binary import binary
 from .learned import (
     cosine_similarity_matrix,
@@ -9,9 +10,19 @@ from .learned import (
     principal_components,
 )
 from .sinusoidal import frequencies, sinusoidal, timing_signal, wavelengths
+from .relative import relative_positions, shaw_clip, t5_bucket
+from .rope import rope, rope_frequencies
 from .translation import translation_matrix
 
 __all__ = [
+    "alibi_bias",
+    "alibi_key_bias",
+    "alibi_slopes",
+    "relative_positions",
+    "rope",
+    "rope_frequencies",
+    "shaw_clip",
+    "t5_bucket",
     "binary",
     "cosine_similarity_matrix",
     "dot_product_attention",

@@ -1,0 +1,154 @@
+"""ALiBi: attention with linear biases (Press, Smith and Lewis 2022).
+
+ALiBi adds no vector to the tokens.  Head ``h`` adds ``-m_h (i - j)`` to the
+score of query ``i`` against key ``j``: a penalty growing linearly with the
+distance, steeper for heads with larger slopes ``m_h``.
+
+Slopes, for ``n`` heads:
+
+* ``n`` a power of two: ``m_h = 2 ** (-8 h / n)`` for ``h = 1 .. n``, a
+  geometric sequence starting at ``2 ** (-8 / n)`` with that same ratio;
+* otherwise, with ``c`` the largest power of two below ``n``: the ``c``
+  slopes of ``c`` heads, then the first ``n - c`` of every other slope of
+  ``2 c`` heads (``2 ** (-8 (2k - 1) / (2 c))``, ``k = 1, 2, ...``).  This is
+  the rule of the paper's code, of BLOOM's ``build_alibi_tensor``, and
+  (ordered differently, the same set) of MPT's ``build_mpt_alibi_tensor``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validate import check_int, check_table_fits
+
+__all__ = ["alibi_slopes", "alibi_bias", "alibi_key_bias"]
+
+
+def _power_of_two_slopes(n_heads: int) -> np.ndarray:
+    heads = np.arange(1, n_heads + 1, dtype=np.float64)
+    return np.exp2(-8.0 * heads / n_heads)
+
+
+def alibi_slopes(n_heads) -> np.ndarray:
+    """The ALiBi slope of each head.
+
+    Parameters
+    ----------
+    n_heads : int
+        Number of attention heads, >= 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n_heads,)``, float64, every slope in ``(0, 1)``.  For a
+        power of two they decrease; otherwise the tail (borrowed from
+        ``2 c`` heads, see the module docstring) starts again between the
+        first two slopes.
+
+    References
+    ----------
+    O. Press, N. A. Smith, M. Lewis, "Train Short, Test Long: Attention with
+    Linear Biases Enables Input Length Extrapolation", ICLR 2022.
+
+    Examples
+    --------
+    >>> alibi_slopes(8)
+    array([0.5       , 0.25      , 0.125     , 0.0625    , 0.03125   ,
+           0.015625  , 0.0078125 , 0.00390625])
+    >>> alibi_slopes(12)[8:] ** -2  # the extra heads: 2^1, 2^3, 2^5, 2^7
+    array([  2.,   8.,  32., 128.])
+    """
+    n_heads = check_int("n_heads", n_heads, minimum=1)
+    closest = 1 << (n_heads.bit_length() - 1)
+    slopes = _power_of_two_slopes(closest)
+    if closest == n_heads:
+        return slopes
+    extra = _power_of_two_slopes(2 * closest)[0::2][: n_heads - closest]
+    return np.concatenate([slopes, extra])
+
+
+def _check_sizes(n_heads, n_positions) -> tuple[int, int]:
+    n_heads = check_int("n_heads", n_heads, minimum=1)
+    n_positions = check_int("n_positions", n_positions, minimum=1)
+    check_table_fits(
+        (n_heads, n_positions, n_positions), 8, f"n_heads={n_heads}, n_positions={n_positions}"
+    )
+    return n_heads, n_positions
+
+
+def alibi_bias(n_heads, n_positions, *, causal=True) -> np.ndarray:
+    """The bias ALiBi adds to the attention scores of each head.
+
+    Parameters
+    ----------
+    n_heads : int
+        Number of heads, >= 1.
+    n_positions : int
+        Sequence length, >= 1 (queries and keys are the same positions).
+    causal : bool, default True
+        True: entry ``[h, i, j] = -m_h (i - j)`` for keys ``j <= i`` and
+        ``-inf`` for ``j > i``, so the causal mask is part of the bias (the
+        setting of the paper, a decoder).  False: ``-m_h |i - j|`` for every
+        pair, the symmetric variant that bidirectional encoders with ALiBi
+        use (the paper defines no encoder version).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n_heads, n_positions, n_positions)``, float64; the
+        diagonal is 0.
+
+    Examples
+    --------
+    >>> alibi_bias(1, 3)[0]
+    array([[ 0.        ,        -inf,        -inf],
+           [-0.00390625,  0.        ,        -inf],
+           [-0.0078125 , -0.00390625,  0.        ]])
+    >>> alibi_bias(2, 3, causal=False)[0]
+    array([[ 0.    , -0.0625, -0.125 ],
+           [-0.0625,  0.    , -0.0625],
+           [-0.125 , -0.0625,  0.    ]])
+    """
+    n_heads, n_positions = _check_sizes(n_heads, n_positions)
+    if not isinstance(causal, (bool, np.bool_)):
+        raise TypeError(f"causal must be True or False, got {causal!r}")
+    positions = np.arange(n_positions, dtype=np.int64)
+    offset = positions[None, :] - positions[:, None]  # j - i, exact integers
+    slopes = alibi_slopes(n_heads)[:, None, None]
+    if not causal:
+        return slopes * -np.abs(offset)
+    bias = slopes * offset  # -m (i - j), with +0.0 on the diagonal
+    bias[:, offset > 0] = -np.inf
+    return bias
+
+
+def alibi_key_bias(n_heads, n_positions) -> np.ndarray:
+    """ALiBi as BLOOM computes it: a bias ``m_h j`` on the key position only.
+
+    Every query row gets the same bias ``m_h j``, which differs from
+    :func:`alibi_bias` by ``m_h i``, a constant along the row; softmax does
+    not change when a constant is added to a row, so after the causal mask
+    both give the same attention (the theorem ``softmax-shift-invariance``).
+
+    Parameters
+    ----------
+    n_heads : int
+        Number of heads, >= 1.
+    n_positions : int
+        Sequence length, >= 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n_heads, 1, n_positions)``, float64, broadcasting over the
+        query axis.
+
+    Examples
+    --------
+    >>> alibi_key_bias(2, 4)[:, 0]
+    array([[0.        , 0.0625    , 0.125     , 0.1875    ],
+           [0.        , 0.00390625, 0.0078125 , 0.01171875]])
+    """
+    n_heads, n_positions = _check_sizes(n_heads, n_positions)
+    positions = np.arange(n_positions, dtype=np.float64)
+    return alibi_slopes(n_heads)[:, None, None] * positions[None, None, :]
