@@ -1,0 +1,96 @@
+"""posenc_math.encodings.alibi: slopes, biases, the key-only variant."""
+
+import math
+
+import numpy as np
+import pytest
+
+from posenc_math import alibi_bias, alibi_key_bias, alibi_slopes
+
+
+def paper_slopes(n):
+    """The recursive get_slopes of the ALiBi authors' code, transcribed."""
+
+    def power_of_2(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        return [start * start**i for i in range(n)]
+
+    if math.log2(n).is_integer():
+        return power_of_2(n)
+    closest = 2 ** math.floor(math.log2(n))
+    return power_of_2(closest) + paper_slopes(2 * closest)[0::2][: n - closest]
+
+
+@pytest.mark.parametrize("n_heads", list(range(1, 70)))
+def test_slopes_match_the_paper_code(n_heads):
+    slopes = alibi_slopes(n_heads)
+    assert slopes.shape == (n_heads,) and slopes.dtype == np.float64
+    assert np.allclose(slopes, paper_slopes(n_heads), rtol=1e-14, atol=0)
+
+
+@pytest.mark.parametrize("n_heads", [1, 2, 4, 8, 16, 32, 64])
+def test_power_of_two_slopes_are_geometric(n_heads):
+    slopes = alibi_slopes(n_heads)
+    ratio = 2.0 ** (-8 / n_heads)
+    assert slopes[0] == pytest.approx(ratio, rel=1e-15)
+    assert np.allclose(slopes[1:] / slopes[:-1], ratio, rtol=1e-14)
+
+
+def test_non_power_of_two_borrows_every_other_slope():
+    assert np.array_equal(alibi_slopes(12)[:8], alibi_slopes(8))
+    assert np.array_equal(alibi_slopes(12)[8:], alibi_slopes(16)[0::2][:4])
+
+
+def test_causal_bias():
+    bias = alibi_bias(4, 6)
+    slopes = alibi_slopes(4)
+    assert bias.shape == (4, 6, 6)
+    i, j = 5, 2
+    assert bias[1, i, j] == -slopes[1] * (i - j)
+    assert np.all(np.isneginf(bias[:, np.triu_indices(6, 1)[0], np.triu_indices(6, 1)[1]]))
+    assert np.all(np.diagonal(bias, axis1=1, axis2=2) == 0)
+    assert not np.signbit(np.diagonal(bias, axis1=1, axis2=2)).any()  # +0.0, not -0.0
+
+
+def test_non_causal_bias_is_symmetric():
+    bias = alibi_bias(3, 7, causal=False)
+    assert np.array_equal(bias, np.swapaxes(bias, 1, 2))
+    assert bias[2, 0, 6] == -alibi_slopes(3)[2] * 6
+    assert np.isfinite(bias).all()
+
+
+def softmax(scores):
+    shifted = scores - scores.max(axis=-1, keepdims=True)
+    weights = np.exp(shifted)
+    return weights / weights.sum(axis=-1, keepdims=True)
+
+
+def test_key_only_bias_gives_the_same_attention(rng):
+    n_heads, n = 5, 9
+    scores = rng.normal(size=(n_heads, n, n))
+    relative = softmax(scores + alibi_bias(n_heads, n))
+    mask = np.where(np.triu(np.ones((n, n), dtype=bool), 1), -np.inf, 0.0)
+    key_only = softmax(scores + alibi_key_bias(n_heads, n) + mask)
+    assert alibi_key_bias(n_heads, n).shape == (n_heads, 1, n)
+    assert np.allclose(relative, key_only, rtol=1e-13, atol=1e-15)
+    # and the bias matrices themselves differ by m_h * i along each row
+    difference = alibi_key_bias(n_heads, n) - np.where(np.isinf(alibi_bias(n_heads, n)), 0, alibi_bias(n_heads, n))
+    lower = np.tril_indices(n)
+    expected = alibi_slopes(n_heads)[:, None] * lower[0][None, :]
+    assert np.allclose(difference[:, lower[0], lower[1]], expected)
+
+
+@pytest.mark.parametrize(
+    "call,error,words",
+    [
+        (lambda: alibi_slopes(0), ValueError, "n_heads"),
+        (lambda: alibi_slopes(2.0), TypeError, "n_heads"),
+        (lambda: alibi_bias(2, 0), ValueError, "n_positions"),
+        (lambda: alibi_bias(2, 3, causal=None), TypeError, "causal"),
+        (lambda: alibi_key_bias(-1, 3), ValueError, "n_heads"),
+        (lambda: alibi_bias(8, 10**7), ValueError, "memory"),
+    ],
+)
+def test_bad_input_is_named(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
