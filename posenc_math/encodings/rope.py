@@ -235,8 +235,9 @@ def rope_frequencies(dim, *, base=10000.0, scaling=None, seq_len=None, max_posit
         the default rule with base ``base * (factor * L / M - (factor - 1))
         ** (dim / (dim - 2))``, where ``M = max_position_embeddings`` and
         ``L = max(seq_len, M)`` (``seq_len`` defaults to ``M``): unchanged
-        up to ``M``; at ``L = factor M`` it is the NTK-aware base
-        ``base * factor ** (dim / (dim - 2))``.
+        up to ``M``, beyond it the NTK-aware base ``base * s ** (dim /
+        (dim - 2))`` for the scale ``s = factor L / M - (factor - 1)``
+        (``s = L / M`` when ``factor`` is 1).
     ``yarn`` (Peng et al. 2024)
         per pair, a ramp between keeping ``w_j`` (pairs that turn more than
         ``beta_fast`` = 32 times over the original context) and ``w_j /

@@ -1,0 +1,235 @@
+"""posenc_math.encodings.rope: rotations, layouts, frequency rules, bad input."""
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from posenc_math import rope, rope_frequencies
+
+LLAMA3 = {
+    "rope_type": "llama3",
+    "factor": 8.0,
+    "low_freq_factor": 1.0,
+    "high_freq_factor": 4.0,
+    "original_max_position_embeddings": 8192,
+}
+
+
+def exact_rope_pair(a, b, position, pair, dim, base=10000):
+    with mpmath.workdps(40):
+        angle = mpmath.mpf(position) * mpmath.power(base, -mpmath.mpf(2 * pair) / dim)
+        c, s = mpmath.cos(angle), mpmath.sin(angle)
+        return float(a * c - b * s), float(a * s + b * c)
+
+
+def half_to_interleaved(dim):
+    """Index i of the interleaved vector holds coordinate perm[i] of the half one."""
+    m = dim // 2
+    return np.ravel(np.column_stack([np.arange(m), np.arange(m, dim)]))
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+def test_rope_matches_mpmath(layout, rng):
+    dim, n = 16, 40
+    x = rng.normal(size=(n, dim))
+    positions = rng.integers(0, 10**6, size=n)
+    out = rope(x, positions, layout=layout)
+    for row in range(n):
+        for j in range(dim // 2):
+            first, second = (j, j + dim // 2) if layout == "half" else (2 * j, 2 * j + 1)
+            a, b = exact_rope_pair(x[row, first], x[row, second], int(positions[row]), j, dim)
+            # (a float64 product p * w is off by about 5e-11 here)
+            assert abs(out[row, first] - a) < 1e-13 and abs(out[row, second] - b) < 1e-13
+
+
+def test_rope_keeps_norms_and_position_zero(rng):
+    x = rng.normal(size=(3, 7, 10))
+    assert np.array_equal(rope(x, np.zeros(7, dtype=int)), x)
+    assert np.allclose(np.linalg.norm(rope(x, np.arange(7)), axis=-1), np.linalg.norm(x, axis=-1))
+
+
+def test_layouts_are_a_permutation_of_each_other(rng):
+    dim = 12
+    perm = half_to_interleaved(dim)
+    x = rng.normal(size=(5, dim))
+    positions = np.arange(5) * 7
+    half = rope(x, positions, layout="half")
+    interleaved = rope(x[:, perm], positions, layout="interleaved")
+    assert np.allclose(interleaved, half[:, perm], rtol=0, atol=1e-14)
+    assert not np.allclose(rope(x, positions, layout="interleaved"), half)
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+def test_scores_depend_only_on_offset(layout, rng):
+    q, k = rng.normal(size=(2, 1, 32))
+    score = lambda m, n: float(rope(q, [m], layout=layout)[0] @ rope(k, [n], layout=layout)[0])
+    for m, n in [(0, 5), (100, 105), (12345, 12350)]:
+        assert score(m, n) == pytest.approx(score(0, 5), abs=1e-12)
+    assert score(0, 6) != pytest.approx(score(0, 5), abs=1e-6)
+
+
+def test_leading_axes_and_broadcast_positions(rng):
+    x = rng.normal(size=(2, 3, 4, 8))  # batch, heads, n, dim
+    positions = np.array([[0, 1, 2, 3], [10, 11, 12, 13]])[:, None, :]
+    out = rope(x, positions)
+    assert out.shape == x.shape
+    assert np.allclose(out[1, 2], rope(x[1, 2], [10, 11, 12, 13]))
+    assert np.allclose(rope(x, np.arange(4)), rope(x, np.arange(4)[None, None, :]))
+
+
+def test_float32_in_float32_out_and_fractional_positions(rng):
+    x = rng.normal(size=(4, 8)).astype(np.float32)
+    out = rope(x, np.arange(4))
+    assert out.dtype == np.float32
+    assert rope(np.ones((2, 4), dtype=int), [0, 1]).dtype == np.float64
+    inv_freq, _ = rope_frequencies(8, scaling={"rope_type": "linear", "factor": 4})
+    positions = np.arange(4)
+    assert np.allclose(rope(x, positions, inv_freq=inv_freq), rope(x, positions / 4), atol=1e-6)
+
+
+def test_inv_freq_overrides_base(rng):
+    x = rng.normal(size=(3, 6))
+    inv_freq, _ = rope_frequencies(6, base=500000.0)
+    assert np.array_equal(rope(x, [1, 2, 3], inv_freq=inv_freq), rope(x, [1, 2, 3], base=500000.0))
+
+
+# --- rope_frequencies --------------------------------------------------------
+
+
+def test_default_and_linear():
+    inv_freq, attention = rope_frequencies(128, base=500000.0)
+    assert attention == 1.0
+    assert np.allclose(inv_freq, 500000.0 ** (-np.arange(0, 128, 2) / 128), rtol=1e-15)
+    linear, _ = rope_frequencies(128, base=500000.0, scaling={"rope_type": "linear", "factor": 8})
+    assert np.allclose(linear, inv_freq / 8, rtol=1e-15)
+    legacy, _ = rope_frequencies(128, base=500000.0, scaling={"type": "linear", "factor": 8})
+    assert np.array_equal(legacy, linear)
+
+
+def test_dynamic_ntk():
+    scaling = {"rope_type": "dynamic", "factor": 2.0}
+    default, _ = rope_frequencies(128)
+    short, _ = rope_frequencies(128, scaling=scaling, seq_len=100, max_position_embeddings=4096)
+    assert np.array_equal(short, default)
+    # twice the trained length with factor 2: NTK scale s = 2 * 2 - (2 - 1) = 3
+    doubled, _ = rope_frequencies(128, scaling=scaling, seq_len=8192, max_position_embeddings=4096)
+    ntk_base = 10000.0 * 3.0 ** (128 / 126)
+    assert np.allclose(doubled, ntk_base ** (-np.arange(0, 128, 2) / 128), rtol=1e-14)
+    assert doubled[0] == 1.0 and doubled[-1] == pytest.approx(default[-1] / 3, rel=1e-14)
+    # transformers 5.23 (float32) at seq_len 10000: pairs 0, 10, 20, 25, 30, 63
+    longer, _ = rope_frequencies(128, scaling=scaling, seq_len=10000, max_position_embeddings=4096)
+    reference = [1.0, 0.19119858741760254, 0.0365569032728672, 0.015984967350959778,
+                 0.006989628542214632, 2.9740866011707112e-05]
+    assert np.allclose(longer[[0, 10, 20, 25, 30, 63]], reference, rtol=1e-6)
+
+
+def test_yarn_matches_transformers_values():
+    qwen = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
+    inv_freq, attention = rope_frequencies(128, scaling=qwen)
+    assert attention == pytest.approx(0.1 * math.log(4) + 1, rel=1e-15)
+    assert np.allclose(inv_freq[[0, 10, 20, 25, 30, 63]],
+                       [1.0, 0.23713736236095428, 0.05623412877321243, 0.0273841954767704,
+                        0.01333521492779255, 2.8869548259535804e-05], rtol=1e-6)
+    untruncated, _ = rope_frequencies(128, base=1e6, scaling=dict(qwen, truncate=False))
+    assert np.allclose(untruncated[[0, 10, 20, 25, 30, 63]],
+                       [1.0, 0.11547820270061493, 0.01333521492779255, 0.004234358202666044,
+                        0.0010792376706376672, 3.102344408034696e-07], rtol=1e-6)
+    deepseek = {"rope_type": "yarn", "factor": 40.0, "original_max_position_embeddings": 4096,
+                "mscale": 1.0, "mscale_all_dim": 1.0, "beta_fast": 32, "beta_slow": 1}
+    inv_freq, attention = rope_frequencies(64, scaling=deepseek)
+    assert attention == 1.0
+    assert np.allclose(inv_freq[[0, 10, 20, 25, 30, 31]],
+                       [1.0, 0.05623412877321243, 0.0007905694073997438, 1.8747354260995053e-05,
+                        4.445698323252145e-06, 3.3338035336782923e-06], rtol=1e-6)
+
+
+def test_yarn_ramp_ends_and_defaults():
+    scaling = {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096}
+    default, _ = rope_frequencies(128)
+    inv_freq, _ = rope_frequencies(128, scaling=scaling)
+    ratio = default / inv_freq
+    assert ratio[0] == 1.0 and ratio[-1] == pytest.approx(8.0)
+    assert np.all(np.diff(ratio) >= -1e-12)  # more interpolation for slower pairs
+    # zero or missing betas fall back to 32 and 1, as transformers' `or` does
+    zeros, _ = rope_frequencies(128, scaling=dict(scaling, beta_fast=0, beta_slow=0))
+    assert np.array_equal(zeros, inv_freq)
+    explicit, _ = rope_frequencies(128, scaling=dict(scaling, beta_fast=32, beta_slow=1))
+    assert np.array_equal(explicit, inv_freq)
+    other, _ = rope_frequencies(128, scaling=dict(scaling, beta_fast=8))
+    assert not np.array_equal(other, inv_freq)
+    # fallbacks: original from max_position_embeddings, factor from the ratio
+    fallback, _ = rope_frequencies(128, scaling={"rope_type": "yarn"}, max_position_embeddings=4096)
+    assert np.array_equal(fallback, rope_frequencies(
+        128, scaling={"rope_type": "yarn", "factor": 1.0, "original_max_position_embeddings": 4096})[0])
+    assert rope_frequencies(128, scaling=dict(scaling, mscale=0.707, mscale_all_dim=1.0))[1] == pytest.approx(
+        (0.1 * 0.707 * math.log(8) + 1) / (0.1 * math.log(8) + 1))
+    assert rope_frequencies(128, scaling=dict(scaling, attention_factor=0.5))[1] == 0.5
+
+
+def test_llama3_regions():
+    inv_freq, attention = rope_frequencies(128, base=500000.0, scaling=LLAMA3)
+    default, _ = rope_frequencies(128, base=500000.0)
+    wavelength = 2 * np.pi / default
+    high = wavelength < 8192 / 4
+    low = wavelength > 8192
+    assert attention == 1.0
+    assert np.array_equal(inv_freq[high], default[high])
+    assert np.allclose(inv_freq[low], default[low] / 8, rtol=1e-15)
+    medium = ~high & ~low
+    assert medium.sum() == 6
+    ratio = default[medium] / inv_freq[medium]
+    assert np.all((ratio > 1) & (ratio < 8)) and np.all(np.diff(ratio) > 0)
+    assert np.allclose(inv_freq[[0, 10, 20, 25, 30, 63]],
+                       [1.0, 0.12868738174438477, 0.016560440883040428, 0.005940730683505535,
+                        0.0013718936825171113, 3.068925877869333e-07], rtol=1e-6)
+    fallback, _ = rope_frequencies(
+        128, base=500000.0, scaling={k: v for k, v in LLAMA3.items() if k != "original_max_position_embeddings"},
+        max_position_embeddings=8192)
+    assert np.array_equal(fallback, inv_freq)
+
+
+@pytest.mark.parametrize(
+    "call,error,words",
+    [
+        (lambda: rope(np.ones((3, 5)), np.arange(3)), ValueError, "even"),
+        (lambda: rope(np.ones(4), [0]), ValueError, "at least 2 axes"),
+        (lambda: rope(np.ones((3, 4)), np.arange(4)), ValueError, "broadcast"),
+        (lambda: rope(np.ones((3, 4)), 2), ValueError, "positions"),
+        (lambda: rope(np.ones((3, 4)), [0, np.nan, 2]), ValueError, "finite"),
+        (lambda: rope(np.ones((3, 4)), ["a", "b", "c"]), TypeError, "positions"),
+        (lambda: rope(np.ones((3, 4), dtype=complex), np.arange(3)), TypeError, "real"),
+        (lambda: rope(np.ones((3, 4)), np.arange(3), layout="neox"), ValueError, "'half', 'interleaved'"),
+        (lambda: rope(np.ones((3, 4)), np.arange(3), inv_freq=[1.0]), ValueError, r"\(2,\)"),
+        (lambda: rope(np.ones((3, 4)), np.arange(3), base=1.0), ValueError, "base"),
+        (lambda: rope_frequencies(7), ValueError, "even"),
+        (lambda: rope_frequencies(8, scaling={"rope_type": "ntk"}), ValueError, "'default', 'linear', 'dynamic', 'yarn', 'llama3'"),
+        (lambda: rope_frequencies(8, scaling={"rope_type": "linear"}), ValueError, r"\['factor'\]"),
+        (lambda: rope_frequencies(8, scaling={"rope_type": "llama3", "factor": 8}), ValueError,
+         r"\['low_freq_factor', 'high_freq_factor'\]"),
+        (lambda: rope_frequencies(8, scaling=dict(LLAMA3, original_max_position_embeddings=None)), ValueError,
+         "original_max_position_embeddings"),
+        (lambda: rope_frequencies(8, scaling={"rope_type": "yarn", "factor": 4}), ValueError,
+         "original_max_position_embeddings"),
+        (lambda: rope_frequencies(8, scaling={"rope_type": "linear", "factor": 4, "beta_fast": 3}), ValueError,
+         "beta_fast"),
+        (lambda: rope_frequencies(8, scaling={"rope_type": "linear", "factor": 0.5}), ValueError, ">= 1"),
+        (lambda: rope_frequencies(8, scaling={"rope_type": "dynamic", "factor": 2}), ValueError,
+         "max_position_embeddings"),
+        (lambda: rope_frequencies(2, scaling={"rope_type": "dynamic", "factor": 2}, max_position_embeddings=8),
+         ValueError, "dim > 2"),
+        (lambda: rope_frequencies(8, seq_len=0), ValueError, "seq_len"),
+        (lambda: rope_frequencies(8, base=10.0, scaling={"rope_theta": 20.0}), ValueError, "rope_theta"),
+        (lambda: rope_frequencies(8, scaling={"rope_type": "linear", "type": "yarn", "factor": 2}), ValueError,
+         "legacy"),
+        (lambda: rope_frequencies(8, scaling=[("rope_type", "linear")]), TypeError, "scaling"),
+        (lambda: rope_frequencies(8, scaling=dict(LLAMA3, low_freq_factor=4.0)), ValueError, "low_freq_factor"),
+        (lambda: rope_frequencies(8, scaling={"rope_type": "yarn", "factor": 4,
+                                              "original_max_position_embeddings": 64, "truncate": "no"}),
+         TypeError, "truncate"),
+    ],
+)
+def test_bad_input_is_named(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
