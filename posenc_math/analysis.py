@@ -321,7 +321,7 @@ def _row_keys(table):
     return [row.tobytes() for row in table]
 
 
-def first_repeated_row(table):
+def first_repeated_row(table, *, start=0):
     """The first row that is bit-for-bit equal to an earlier row, or ``None``.
 
     Parameters
@@ -329,6 +329,9 @@ def first_repeated_row(table):
     table : array_like, shape (n_positions, dim)
         Any numeric dtype; compared exactly in that dtype (so a float16
         table is compared at float16 precision).
+    start : int, default 0
+        Position of row 0, added to the answer (pass the ``start`` the table
+        was built with to get positions rather than row indices).
 
     Returns
     -------
@@ -340,16 +343,19 @@ def first_repeated_row(table):
     --------
     >>> first_repeated_row(np.array([[1, 2], [3, 4], [1, 2]]))
     (2, 0)
+    >>> first_repeated_row(np.array([[1, 2], [3, 4], [1, 2]]), start=10)
+    (12, 10)
     >>> first_repeated_row(np.eye(3)) is None
     True
     """
+    start = check_int("start", start)
     table = np.asarray(table)
     if table.ndim != 2 or 0 in table.shape:
         raise ValueError(f"table must be a non-empty 2-D array, got shape {table.shape}")
     seen = {}
     for row, key in enumerate(_row_keys(table)):
         if key in seen:
-            return row, seen[key]
+            return start + row, start + seen[key]
         seen[key] = row
     return None
 
@@ -455,8 +461,8 @@ def low_precision_table(
     Examples
     --------
     >>> table = low_precision_table(4, 8, "float16", start=2047)
-    >>> first_repeated_row(table)   # positions 2048 and 2049 share a row
-    (2, 1)
+    >>> first_repeated_row(table, start=2047)   # 2049 rounds to 2048
+    (2049, 2048)
     """
     n_positions = check_int("n_positions", n_positions, minimum=1)
     dim = _even_dim(dim)

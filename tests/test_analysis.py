@@ -110,6 +110,7 @@ def test_closest_earlier_row_and_repeats():
     table = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, 1.0], [0.5, 0.5]])
     assert np.allclose(closest_earlier_row(table), [np.inf, np.sqrt(2), 0.0, np.sqrt(0.5)])
     assert first_repeated_row(table) == (2, 0)
+    assert first_repeated_row(table, start=-5) == (-3, -5)
     assert count_distinct_rows(table) == 3
     assert first_repeated_row(np.array([[0.0], [-0.0]])) == (1, 0)
     with pytest.raises(ValueError, match="2-D"):
@@ -136,6 +137,8 @@ def test_low_precision_table_repeats_rows_past_the_integer_limit(name):
     table = low_precision_table(limit + 40, 64, name)
     assert table.dtype == resolve_float_dtype(name)
     assert first_repeated_row(table) == (limit + 1, limit)
+    near = low_precision_table(4, 64, name, start=limit - 1)
+    assert first_repeated_row(near, start=limit - 1) == (limit + 1, limit)
     assert count_distinct_rows(table[: limit + 1]) == limit + 1
 
 
