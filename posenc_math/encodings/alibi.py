@@ -11,8 +11,10 @@ Slopes, for ``n`` heads:
 * otherwise, with ``c`` the largest power of two below ``n``: the ``c``
   slopes of ``c`` heads, then the first ``n - c`` of every other slope of
   ``2 c`` heads (``2 ** (-8 (2k - 1) / (2 c))``, ``k = 1, 2, ...``).  This is
-  the rule of the paper's code, of BLOOM's ``build_alibi_tensor``, and
-  (ordered differently, the same set) of MPT's ``build_mpt_alibi_tensor``.
+  the rule of the paper's code and of BLOOM's ``build_alibi_tensor``.  MPT's
+  ``build_mpt_alibi_tensor`` starts from the next power of two above ``n``
+  and takes its odd-numbered slopes first, which gives the same slopes in
+  the same order.
 """
 
 from __future__ import annotations
