@@ -6,7 +6,14 @@ import mpmath
 import numpy as np
 import pytest
 
-from posenc_math import rope, rope_frequencies
+from posenc_math import (
+    extension_frequencies,
+    ntk_aware_base,
+    rope,
+    rope_decay_bound,
+    rope_frequencies,
+    rope_relative_scores,
+)
 
 LLAMA3 = {
     "rope_type": "llama3",
@@ -231,5 +238,68 @@ def test_llama3_regions():
     ],
 )
 def test_bad_input_is_named(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+# --- NTK base, extension rules, scores and RoFormer's bound ------------------
+
+
+def test_ntk_aware_base_divides_the_slowest_frequency_only():
+    dim, scale = 128, 8.0
+    new_base = ntk_aware_base(10000.0, scale, dim)
+    old, _ = rope_frequencies(dim)
+    new, _ = rope_frequencies(dim, base=new_base)
+    assert new[0] == old[0] == 1.0
+    assert new[-1] == pytest.approx(old[-1] / scale, rel=1e-13)
+    assert np.all(new[1:] < old[1:])
+    dynamic, _ = rope_frequencies(dim, scaling={"rope_type": "dynamic", "factor": 1.0},
+                                  seq_len=8 * 4096, max_position_embeddings=4096)
+    assert np.allclose(dynamic, new, rtol=1e-14)
+
+
+def test_extension_frequencies_rules():
+    rules = extension_frequencies(128, base=500000.0, factor=8.0, original_max_position_embeddings=8192)
+    default = rules["default"]
+    assert np.allclose(rules["linear"], default / 8, rtol=1e-15)
+    assert rules["ntk"][-1] == pytest.approx(default[-1] / 8, rel=1e-13)
+    assert np.array_equal(rules["llama3"], rope_frequencies(128, base=500000.0, scaling=LLAMA3)[0])
+    assert rules["yarn"][0] == 1.0 and rules["yarn"][-1] == pytest.approx(default[-1] / 8)
+
+
+def test_relative_scores_equal_rotated_dot_products(rng):
+    q, k = rng.normal(size=(2, 16))
+    offsets = np.array([-40, -3, 0, 1, 7, 500])
+    scores = rope_relative_scores(q, k, offsets)
+    for offset, score in zip(offsets, scores):
+        for m in (0, 1000):
+            rotated = rope(q[None], [m])[0] @ rope(k[None], [m + offset])[0]
+            assert rotated == pytest.approx(score, abs=1e-11)
+
+
+def test_roformer_bound_holds_and_scores_are_not_monotone(rng):
+    q, k = rng.normal(size=(2, 128))
+    offsets = np.arange(0, 2001)
+    scores = np.abs(rope_relative_scores(q, k, offsets))
+    bound = rope_decay_bound(q, k, offsets)
+    assert np.all(scores <= bound * (1 + 1e-12))
+    assert bound[0] > bound[200] > bound[2000] * 0.5  # decays on the whole
+    assert 0.3 < np.mean(np.diff(scores) > 0) < 0.7  # |score| rises about as often as it falls
+    assert scores[1000:].max() > scores[1:10].max()  # far offsets can outscore near ones
+
+
+@pytest.mark.parametrize(
+    "call,error,words",
+    [
+        (lambda: ntk_aware_base(10000.0, 0.5, 128), ValueError, "scale"),
+        (lambda: ntk_aware_base(10000.0, 2.0, 2), ValueError, "dim"),
+        (lambda: rope_relative_scores(np.ones(4), np.ones(6), [0]), ValueError, "same shape"),
+        (lambda: rope_relative_scores(np.ones(5), np.ones(5), [0]), ValueError, "even"),
+        (lambda: rope_relative_scores(np.ones(4), np.ones(4), [0.5]), TypeError, "offsets"),
+        (lambda: rope_decay_bound(np.ones(4), np.ones(4), [0], inv_freq=[1.0]), ValueError, "inv_freq"),
+        (lambda: extension_frequencies(128, factor=0.5), ValueError, "factor"),
+    ],
+)
+def test_more_bad_input_is_named(call, error, words):
     with pytest.raises(error, match=words):
         call()

@@ -11,7 +11,14 @@ from .learned import (
 )
 from .sinusoidal import frequencies, sinusoidal, timing_signal, wavelengths
 from .relative import relative_positions, shaw_clip, t5_bucket
-from .rope import rope, rope_frequencies
+from .rope import (
+    extension_frequencies,
+    ntk_aware_base,
+    rope,
+    rope_decay_bound,
+    rope_frequencies,
+    rope_relative_scores,
+)
 from .translation import translation_matrix
 
 __all__ = [
@@ -19,8 +26,12 @@ __all__ = [
     "alibi_key_bias",
     "alibi_slopes",
     "relative_positions",
+    "extension_frequencies",
+    "ntk_aware_base",
     "rope",
+    "rope_decay_bound",
     "rope_frequencies",
+    "rope_relative_scores",
     "shaw_clip",
     "t5_bucket",
     "binary",

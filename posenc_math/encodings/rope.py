@@ -25,7 +25,15 @@ import numpy as np
 from .._validate import check_base, check_choice, check_int, check_real, check_table_fits
 from ._phase import frequencies_extended, reduced_angles
 
-__all__ = ["rope", "rope_frequencies", "ROPE_TYPES"]
+__all__ = [
+    "rope",
+    "rope_frequencies",
+    "ntk_aware_base",
+    "extension_frequencies",
+    "rope_relative_scores",
+    "rope_decay_bound",
+    "ROPE_TYPES",
+]
 
 LAYOUTS = ("half", "interleaved")
 #: The ``rope_type`` values :func:`rope_frequencies` accepts.
@@ -446,3 +454,199 @@ def rope(x, positions, *, base=10000.0, layout="half", inv_freq=None) -> np.ndar
     if array.dtype.kind == "f" and array.dtype != np.float64:
         return out.astype(array.dtype)
     return out
+
+
+def ntk_aware_base(base, scale, dim) -> float:
+    """The NTK-aware base ``b' = b s ** (dim / (dim - 2))`` (bloc97, 2023).
+
+    It is the base whose slowest pair turns ``s`` times slower than with
+    ``b`` while the fastest pair (frequency 1) is unchanged: solving
+    ``b' ** (-(dim - 2) / dim) = b ** (-(dim - 2) / dim) / s`` for ``b'``
+    (the theorem ``ntk-base``).
+
+    Parameters
+    ----------
+    base : float
+        The trained base, > 1.
+    scale : float
+        The context stretch ``s``, >= 1.
+    dim : int
+        Rotary dimensions, even, > 2.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(ntk_aware_base(10000.0, 8.0, 128))
+    82685
+    """
+    base = check_base(base)
+    scale = check_real("scale", scale)
+    if scale < 1:
+        raise ValueError(f"scale must be >= 1 (a context stretch), got {scale!r}")
+    dim = _check_rotary_dim(dim)
+    if dim == 2:
+        raise ValueError("dim must be > 2 for the NTK-aware base (its exponent is dim / (dim - 2))")
+    return base * scale ** (dim / (dim - 2))
+
+
+def extension_frequencies(
+    dim, *, base=10000.0, factor=8.0, original_max_position_embeddings=8192, low_freq_factor=1.0, high_freq_factor=4.0
+) -> dict:
+    """Frequencies of every context-extension rule for one head, side by side.
+
+    Each rule stretches a context of ``original_max_position_embeddings``
+    by ``factor``: position interpolation (``linear``), the NTK-aware base
+    (``ntk``: :func:`ntk_aware_base`, what ``dynamic`` uses at
+    ``factor`` times the trained length with ``factor`` 1), ``yarn`` with its
+    defaults, and ``llama3`` with ``low_freq_factor`` / ``high_freq_factor``.
+
+    Parameters
+    ----------
+    dim : int
+        Rotary dimensions, even, > 2.
+    base : float, default 10000.0
+    factor : float, default 8.0
+        Context stretch, >= 1.
+    original_max_position_embeddings : int, default 8192
+        The trained context length.
+    low_freq_factor, high_freq_factor : float
+        Llama 3's band limits (1 and 4 in Llama 3.1).
+
+    Returns
+    -------
+    dict
+        ``{"default", "linear", "ntk", "yarn", "llama3"}`` -> inverse
+        frequencies, each of shape ``(dim // 2,)``.
+
+    Examples
+    --------
+    >>> rules = extension_frequencies(128, base=500000.0)
+    >>> list(rules)
+    ['default', 'linear', 'ntk', 'yarn', 'llama3']
+    >>> [float(rules[name][0]) for name in rules]  # the fastest pair
+    [1.0, 0.125, 1.0, 1.0, 1.0]
+    """
+    original = check_int("original_max_position_embeddings", original_max_position_embeddings, minimum=1)
+    scale = check_real("factor", factor)
+    dim = _check_rotary_dim(dim)
+    rules = {
+        "default": rope_frequencies(dim, base=base)[0],
+        "linear": rope_frequencies(dim, base=base, scaling={"rope_type": "linear", "factor": scale})[0],
+        "ntk": rope_frequencies(dim, base=ntk_aware_base(base, scale, dim))[0],
+        "yarn": rope_frequencies(
+            dim,
+            base=base,
+            scaling={"rope_type": "yarn", "factor": scale, "original_max_position_embeddings": original},
+        )[0],
+        "llama3": rope_frequencies(
+            dim,
+            base=base,
+            scaling={
+                "rope_type": "llama3",
+                "factor": scale,
+                "low_freq_factor": low_freq_factor,
+                "high_freq_factor": high_freq_factor,
+                "original_max_position_embeddings": original,
+            },
+        )[0],
+    }
+    return rules
+
+
+def _query_key_pairs(query, key, inv_freq, base):
+    """Validate a query/key pair; return their complex pairs (half layout) and frequencies."""
+    query = np.asarray(query)
+    key = np.asarray(key)
+    for name, vector in (("query", query), ("key", key)):
+        if vector.dtype == np.bool_ or vector.dtype.kind not in "iuf":
+            raise TypeError(f"{name} must be a real vector, got dtype {vector.dtype}")
+        if vector.ndim != 1 or vector.shape[0] < 2 or vector.shape[0] % 2:
+            raise ValueError(f"{name} must be a 1-D vector of even length >= 2, got shape {vector.shape}")
+        if not np.isfinite(vector).all():
+            raise ValueError(f"{name} must be finite")
+    if query.shape != key.shape:
+        raise ValueError(f"query and key must have the same shape, got {query.shape} and {key.shape}")
+    dim = query.shape[0]
+    n_pairs = dim // 2
+    if inv_freq is None:
+        freqs = _default_frequencies(dim, check_base(base))
+    else:
+        freqs = np.asarray(inv_freq)
+        if freqs.dtype.kind not in "iuf" or freqs.shape != (n_pairs,) or not np.isfinite(freqs).all():
+            raise ValueError(f"inv_freq must be a finite real array of shape ({n_pairs},)")
+        freqs = freqs.astype(np.longdouble)
+    q = query.astype(np.float64)
+    k = key.astype(np.float64)
+    return q[:n_pairs] + 1j * q[n_pairs:], k[:n_pairs] + 1j * k[n_pairs:], freqs
+
+
+def _offsets(offsets) -> np.ndarray:
+    offsets = np.asarray(offsets)
+    if offsets.dtype == np.bool_ or offsets.dtype.kind not in "iu" or offsets.ndim != 1:
+        raise TypeError(f"offsets must be a 1-D array of integers (key - query positions), got {offsets.dtype}, shape {offsets.shape}")
+    return offsets
+
+
+def rope_relative_scores(query, key, offsets, *, base=10000.0, inv_freq=None) -> np.ndarray:
+    """The RoPE attention score ``<R(m) q, R(m + r) k>`` for each offset ``r``.
+
+    By the theorem ``rope-relative`` the score does not depend on ``m``;
+    with the pairs of the half layout read as complex numbers
+    ``z = x[j] + i x[j + dim/2]`` it is ``Re sum_j z_q conj(z_k) e^{-i r w_j}``.
+
+    Parameters
+    ----------
+    query, key : array_like, shape (dim,)
+        Real vectors in the half layout, ``dim`` even.
+    offsets : array_like of int, shape (n,)
+        Key position minus query position.
+    base : float, default 10000.0
+    inv_freq : array_like, optional
+        Frequencies instead of ``base ** (-2 j / dim)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n,)``, float64.
+
+    Examples
+    --------
+    >>> q = np.array([1.0, 0.0]); k = np.array([1.0, 0.0])
+    >>> rope_relative_scores(q, k, [0, 1, 2])  # cos(r)
+    array([ 1.        ,  0.54030231, -0.41614684])
+    """
+    z_query, z_key, freqs = _query_key_pairs(query, key, inv_freq, base)
+    offsets = _offsets(offsets)
+    products = z_query * np.conj(z_key)
+    angles = reduced_angles(-offsets, freqs)  # (n, n_pairs)
+    return (np.cos(angles) * products.real - np.sin(angles) * products.imag).sum(axis=-1)
+
+
+def rope_decay_bound(query, key, offsets, *, base=10000.0, inv_freq=None) -> np.ndarray:
+    """RoFormer's upper bound on ``|score(r)|`` (Su et al., section 3.4.3).
+
+    With ``h_j = z_q conj(z_k)`` (``h_{d/2} = 0``) and the partial sums
+    ``S_j(r) = sum_{k < j} e^{-i r w_k}``, Abel summation gives
+    ``|score(r)| <= (max_j |h_{j+1} - h_j|) * sum_{j=1}^{d/2} |S_j(r)|``.
+    The bound decays (on average) with ``|r|``; the score itself is not
+    monotone in ``|r|``.
+
+    Parameters and Returns are those of :func:`rope_relative_scores`; the
+    result is >= ``abs(rope_relative_scores(...))`` everywhere.
+
+    Examples
+    --------
+    >>> q = np.ones(8); k = np.ones(8)
+    >>> bool(np.all(rope_decay_bound(q, k, np.arange(100)) >= abs(rope_relative_scores(q, k, np.arange(100)))))
+    True
+    """
+    z_query, z_key, freqs = _query_key_pairs(query, key, inv_freq, base)
+    offsets = _offsets(offsets)
+    products = np.append(z_query * np.conj(z_key), 0.0)
+    largest_step = np.abs(np.diff(products)).max()
+    angles = reduced_angles(-offsets, freqs)
+    partial_sums = np.cumsum(np.cos(angles) + 1j * np.sin(angles), axis=-1)  # S_1 .. S_{d/2}
+    return largest_step * np.abs(partial_sums).sum(axis=-1)
