@@ -5,6 +5,14 @@ only here.  Every helper returns the :class:`matplotlib.figure.Figure` it
 drew, draws nothing random, and labels its axes.
 """
 
+from .beyond import (
+    alibi_bias_maps,
+    alibi_slope_plot,
+    extension_wavelengths,
+    rope_score_decay,
+    shaw_clipping_map,
+    t5_bucket_map,
+)
 from .learned import (
     embedding_sum,
     naive_alternatives,
@@ -17,6 +25,12 @@ from .sinusoid import bits_and_waves, clock_hands, offset_curve, table_panels, w
 from .tables import heatmap
 
 __all__ = [
+    "alibi_bias_maps",
+    "alibi_slope_plot",
+    "extension_wavelengths",
+    "rope_score_decay",
+    "shaw_clipping_map",
+    "t5_bucket_map",
     "bits_and_waves",
     "clock_hands",
     "offset_curve",

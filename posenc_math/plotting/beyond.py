@@ -1,0 +1,337 @@
+"""Figures for the pages beyond the sinusoid: T5 buckets, RoPE, ALiBi, context extension.
+
+Every helper computes what it draws with the library's own functions (so the
+figure cannot drift from the code), draws nothing random unless given a seed,
+labels its axes and returns the :class:`matplotlib.figure.Figure`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validate import check_int
+from ..encodings.alibi import alibi_bias, alibi_slopes
+from ..encodings.relative import relative_positions, shaw_clip, t5_bucket
+from ..encodings.rope import extension_frequencies, rope_decay_bound, rope_relative_scores
+
+__all__ = [
+    "shaw_clipping_map",
+    "t5_bucket_map",
+    "rope_score_decay",
+    "alibi_slope_plot",
+    "alibi_bias_maps",
+    "extension_wavelengths",
+]
+
+#: Colours that stay apart in grayscale and for common colour blindness
+#: (Okabe and Ito), one per rule or mode.
+_COLOURS = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#D55E00", "#CC79A7", "#0072B2"]
+
+
+def shaw_clipping_map(*, max_distance=4, n_positions=16):
+    """The embedding row Shaw et al. use for each (query, key) pair.
+
+    Parameters
+    ----------
+    max_distance : int, default 4
+        The clipping distance ``k``.
+    n_positions : int, default 16
+        Queries and keys shown.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> shaw_clipping_map().axes[0].get_xlabel()
+    'key position j'
+    """
+    import matplotlib.pyplot as plt
+
+    n_positions = check_int("n_positions", n_positions, minimum=1)
+    rows = shaw_clip(relative_positions(n_positions), max_distance) + max_distance
+    figure, axes = plt.subplots(figsize=(4.6, 3.8), layout="constrained")
+    image = axes.imshow(rows, cmap="cividis", interpolation="nearest")
+    axes.set_xlabel("key position j")
+    axes.set_ylabel("query position i")
+    axes.set_title(f"row clip(j - i, -{max_distance}, {max_distance}) + {max_distance}")
+    figure.colorbar(image, ax=axes, label="embedding row")
+    return figure
+
+
+def t5_bucket_map(*, num_buckets=32, max_distance=128, max_offset=160, n_positions=160):
+    """T5's buckets: against the offset, and over a (query, key) grid.
+
+    Three panels: the bucket of each offset ``key - query`` for the
+    encoder (bidirectional) and the decoder (unidirectional), with the
+    ``max_distance`` marked; then the bucket of every (query, key) pair for
+    each of the two.
+
+    Parameters
+    ----------
+    num_buckets, max_distance : int
+        As in :func:`posenc_math.t5_bucket` (T5: 32 and 128).
+    max_offset : int, default 160
+        The offsets plotted run over ``-max_offset .. max_offset``.
+    n_positions : int, default 160
+        Size of the (query, key) grids.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> figure = t5_bucket_map(max_offset=20, n_positions=20)
+    >>> [axes.get_title() for axes in figure.axes[:3]]
+    ['bucket of each offset', 'encoder (bidirectional)', 'decoder (unidirectional)']
+    """
+    import matplotlib.pyplot as plt
+
+    max_offset = check_int("max_offset", max_offset, minimum=1)
+    n_positions = check_int("n_positions", n_positions, minimum=1)
+    offsets = np.arange(-max_offset, max_offset + 1)
+    figure, (line_axes, encoder_axes, decoder_axes) = plt.subplots(
+        1, 3, figsize=(11, 3.6), layout="constrained", gridspec_kw={"width_ratios": [1.3, 1, 1]}
+    )
+    for bidirectional, colour, style, label in (
+        (True, _COLOURS[0], "-", "encoder (bidirectional)"),
+        (False, _COLOURS[1], "--", "decoder (unidirectional)"),
+    ):
+        buckets = t5_bucket(
+            offsets, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
+        )
+        line_axes.step(offsets, buckets, where="mid", color=colour, linestyle=style, label=label)
+    for edge in (-max_distance, max_distance):
+        if edge <= max_offset:
+            line_axes.axvline(edge, color="0.6", linewidth=0.8, linestyle=":")
+    line_axes.set_xlabel("relative position (key - query)")
+    line_axes.set_ylabel("bucket")
+    line_axes.set_title("bucket of each offset")
+    line_axes.legend(loc="lower right", bbox_to_anchor=(1.0, 0.1), fontsize=8, frameon=False)
+
+    grid = relative_positions(n_positions)
+    for axes, bidirectional, title in (
+        (encoder_axes, True, "encoder (bidirectional)"),
+        (decoder_axes, False, "decoder (unidirectional)"),
+    ):
+        image = axes.imshow(
+            t5_bucket(grid, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance),
+            cmap="cividis",
+            vmin=0,
+            vmax=num_buckets - 1,
+            interpolation="nearest",
+        )
+        axes.set_title(title)
+        axes.set_xlabel("key position")
+        axes.set_ylabel("query position")
+    figure.colorbar(image, ax=[encoder_axes, decoder_axes], label="bucket", shrink=0.9)
+    return figure
+
+
+def rope_score_decay(query, key, *, max_offset=2000, base=10000.0):
+    """RoPE scores of one query/key pair against the offset, with RoFormer's bound.
+
+    Top: the score ``<R(m) q, R(m + r) k>`` for ``r = 0 .. max_offset``
+    with the bound of :func:`posenc_math.rope_decay_bound` (both signs).
+    Bottom: ``|score|`` and the bound divided by its value at ``r = 0``, on a
+    log scale, so that the bound's decay and the scores' lack of it can be
+    compared.
+
+    Parameters
+    ----------
+    query, key : array_like, shape (dim,)
+        Real vectors (half layout), e.g. drawn with a seeded generator.
+    max_offset : int, default 2000
+    base : float, default 10000.0
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> figure = rope_score_decay(np.ones(8), np.ones(8), max_offset=50)
+    >>> figure.axes[1].get_yscale()
+    'log'
+    """
+    import matplotlib.pyplot as plt
+
+    max_offset = check_int("max_offset", max_offset, minimum=1)
+    offsets = np.arange(0, max_offset + 1)
+    scores = rope_relative_scores(query, key, offsets, base=base)
+    bound = rope_decay_bound(query, key, offsets, base=base)
+    figure, (top, bottom) = plt.subplots(2, 1, figsize=(8, 5.4), layout="constrained", sharex=True)
+    top.plot(offsets, scores, color=_COLOURS[6], linewidth=0.8, label="score")
+    top.axhline(0, color="0.6", linewidth=0.6)
+    top.set_ylabel("score")
+    top.set_title("score of one query/key pair against the offset")
+    scale = np.abs(scores).max() * 1.1 or 1.0
+    top.set_ylim(-scale, scale)
+    top.legend(loc="upper right", fontsize=8, frameon=False)
+
+    bottom.semilogy(offsets, np.abs(scores) / bound[0], color=_COLOURS[6], linewidth=0.6, label="|score| / bound(0)")
+    bottom.semilogy(offsets, bound / bound[0], color=_COLOURS[4], linewidth=1.4, label="RoFormer bound / bound(0)")
+    bottom.set_xlabel("offset r = n - m (positions)")
+    bottom.set_ylabel("relative size")
+    bottom.legend(loc="lower left", fontsize=8, frameon=False)
+    return figure
+
+
+def alibi_slope_plot(head_counts=(8, 12, 16, 32)):
+    """ALiBi slopes against the head index, one line per head count.
+
+    Parameters
+    ----------
+    head_counts : sequence of int
+        Numbers of heads to compare; non-powers of two show the borrowed
+        slopes at the end.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> alibi_slope_plot((4, 6)).axes[0].get_yscale()
+    'log'
+    """
+    import matplotlib.pyplot as plt
+
+    markers = "osD^vP"
+    figure, axes = plt.subplots(figsize=(7, 3.6), layout="constrained")
+    for index, n_heads in enumerate(head_counts):
+        slopes = alibi_slopes(n_heads)
+        axes.semilogy(
+            np.arange(1, n_heads + 1),
+            slopes,
+            marker=markers[index % len(markers)],
+            markersize=4,
+            color=_COLOURS[index % len(_COLOURS)],
+            label=f"{n_heads} heads",
+        )
+    axes.set_xlabel("head h")
+    axes.set_ylabel("slope m_h (log scale)")
+    axes.legend(fontsize=8, frameon=False)
+    return figure
+
+
+def alibi_bias_maps(n_heads=8, n_positions=24, *, head=0):
+    """The causal ALiBi bias: one head's matrix, and the last row of every head.
+
+    Left: the bias ``-m (i - j)`` of one head over the (query, key) grid,
+    masked entries (``j > i``) blank.  Right: the bias the last query puts
+    on each key, one line per head: straight lines of slope ``m_h``.
+
+    Parameters
+    ----------
+    n_heads : int, default 8
+    n_positions : int, default 24
+    head : int, default 0
+        Head (from 0) whose matrix is drawn.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> [axes.get_title() for axes in alibi_bias_maps(4, 6).axes[:2]]
+    ['head 1 of 4, m = 1/4', 'last query, every head']
+    """
+    import matplotlib.pyplot as plt
+    from fractions import Fraction
+
+    bias = alibi_bias(n_heads, n_positions)
+    slopes = alibi_slopes(n_heads)
+    head = check_int("head", head, minimum=0)
+    if head >= n_heads:
+        raise ValueError(f"head must be below n_heads={n_heads}, got {head}")
+
+    def slope_label(value):
+        fraction = Fraction(float(value)).limit_denominator(2**20)
+        if fraction.numerator == 1 and float(fraction) == value:
+            return f"1/{fraction.denominator}"
+        return f"{value:.4g}"
+
+    figure, (matrix_axes, line_axes) = plt.subplots(1, 2, figsize=(9.5, 3.8), layout="constrained")
+    image = matrix_axes.imshow(np.ma.masked_invalid(bias[head]), cmap="cividis", interpolation="nearest")
+    matrix_axes.set_title(f"head {head + 1} of {n_heads}, m = {slope_label(slopes[head])}")
+    matrix_axes.set_xlabel("key position j")
+    matrix_axes.set_ylabel("query position i")
+    figure.colorbar(image, ax=matrix_axes, label="bias -m (i - j)")
+    keys = np.arange(n_positions)
+    for index in range(n_heads):
+        line_axes.plot(keys, bias[index, -1], color=_COLOURS[index % len(_COLOURS)],
+                       linestyle=("-", "--", "-.", ":")[(index // len(_COLOURS)) % 4],
+                       label=f"h={index + 1}, m={slope_label(slopes[index])}")
+    line_axes.set_title("last query, every head")
+    line_axes.set_xlabel("key position j")
+    line_axes.set_ylabel(f"bias for query i = {n_positions - 1}")
+    line_axes.legend(fontsize=7, frameon=False, ncols=2 if n_heads > 6 else 1)
+    return figure
+
+
+def extension_wavelengths(
+    dim=128, *, base=500000.0, factor=8.0, original_max_position_embeddings=8192, low_freq_factor=1.0, high_freq_factor=4.0
+):
+    """Wavelength of each rotary pair before and after each extension rule.
+
+    Top: wavelength ``2 pi / w_j`` per pair (log scale) for the trained
+    frequencies and each rule of :func:`posenc_math.extension_frequencies`,
+    with the trained and the extended context lengths marked.  Bottom: how
+    much each rule slows each pair (``w_j / w'_j``), between 1 (kept) and
+    ``factor`` (interpolated).
+
+    Parameters
+    ----------
+    As :func:`posenc_math.extension_frequencies`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> figure = extension_wavelengths(16, base=10000.0, factor=4.0, original_max_position_embeddings=64)
+    >>> figure.axes[0].get_yscale()
+    'log'
+    """
+    import matplotlib.pyplot as plt
+
+    rules = extension_frequencies(
+        dim,
+        base=base,
+        factor=factor,
+        original_max_position_embeddings=original_max_position_embeddings,
+        low_freq_factor=low_freq_factor,
+        high_freq_factor=high_freq_factor,
+    )
+    labels = {
+        "default": "trained (no rule)",
+        "linear": "position interpolation",
+        "ntk": "NTK-aware base",
+        "yarn": "YaRN",
+        "llama3": "Llama 3",
+    }
+    styles = {"default": "-", "linear": "--", "ntk": "-.", "yarn": ":", "llama3": "-"}
+    pairs = np.arange(dim // 2)
+    figure, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6.4), layout="constrained", sharex=True)
+    for index, (name, inv_freq) in enumerate(rules.items()):
+        colour = _COLOURS[index]
+        width = 2.2 if name == "default" else 1.3
+        top.semilogy(pairs, 2 * np.pi / inv_freq, styles[name], color=colour, linewidth=width, label=labels[name])
+        bottom.plot(pairs, rules["default"] / inv_freq, styles[name], color=colour, linewidth=width, label=labels[name])
+    top.axhline(original_max_position_embeddings, color="0.5", linewidth=0.8, linestyle=":")
+    top.axhline(factor * original_max_position_embeddings, color="0.5", linewidth=0.8, linestyle=":")
+    top.annotate("trained context", (0, original_max_position_embeddings), xytext=(2, 4),
+                 textcoords="offset points", fontsize=8, color="0.3")
+    top.annotate("extended context", (0, factor * original_max_position_embeddings), xytext=(2, 4),
+                 textcoords="offset points", fontsize=8, color="0.3")
+    top.set_ylabel("wavelength (positions)")
+    top.set_title(f"dim {dim}, base {base:g}, factor {factor:g}, trained context {original_max_position_embeddings}")
+    top.legend(fontsize=8, frameon=False, loc="upper left")
+    bottom.set_xlabel("pair j (frequency base^(-2j/dim))")
+    bottom.set_ylabel("slow-down w / w'")
+    return figure

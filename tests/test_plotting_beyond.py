@@ -1,0 +1,58 @@
+"""posenc_math.plotting.beyond: each figure draws the library's own numbers."""
+
+import matplotlib
+
+matplotlib.use("agg")
+
+import numpy as np
+import pytest
+
+from posenc_math import alibi_bias, alibi_slopes, extension_frequencies, rope_relative_scores, t5_bucket
+from posenc_math.plotting import (
+    alibi_bias_maps,
+    alibi_slope_plot,
+    extension_wavelengths,
+    rope_score_decay,
+    shaw_clipping_map,
+    t5_bucket_map,
+)
+
+
+def test_t5_bucket_map_draws_the_buckets():
+    figure = t5_bucket_map(max_offset=40, n_positions=30)
+    encoder_line, decoder_line = figure.axes[0].get_lines()[:2]
+    offsets = np.arange(-40, 41)
+    assert np.array_equal(encoder_line.get_ydata(), t5_bucket(offsets))
+    assert np.array_equal(decoder_line.get_ydata(), t5_bucket(offsets, bidirectional=False))
+    grid = figure.axes[2].get_images()[0].get_array()
+    assert grid[29, 0] == t5_bucket(-29, bidirectional=False) and grid[0, 29] == 0
+
+
+def test_shaw_map_rows():
+    rows = shaw_clipping_map(max_distance=2, n_positions=6).axes[0].get_images()[0].get_array()
+    assert rows[0, 5] == 4 and rows[5, 0] == 0 and rows[3, 3] == 2
+
+
+def test_rope_score_decay_draws_scores(rng):
+    q, k = rng.normal(size=(2, 16))
+    line = rope_score_decay(q, k, max_offset=100).axes[0].get_lines()[0]
+    assert np.allclose(line.get_ydata(), rope_relative_scores(q, k, np.arange(101)))
+
+
+def test_alibi_figures():
+    lines = alibi_slope_plot((4, 6)).axes[0].get_lines()
+    assert np.array_equal(lines[1].get_ydata(), alibi_slopes(6))
+    figure = alibi_bias_maps(4, 6, head=2)
+    assert np.array_equal(figure.axes[0].get_images()[0].get_array().filled(np.nan)[5, :3], alibi_bias(4, 6)[2, 5, :3])
+    assert np.array_equal(figure.axes[1].get_lines()[3].get_ydata(), alibi_bias(4, 6)[3, -1])
+    with pytest.raises(ValueError, match="head"):
+        alibi_bias_maps(4, 6, head=4)
+
+
+def test_extension_wavelengths_draws_each_rule():
+    figure = extension_wavelengths(16, base=10000.0, factor=4.0, original_max_position_embeddings=64)
+    rules = extension_frequencies(16, base=10000.0, factor=4.0, original_max_position_embeddings=64)
+    lines = figure.axes[0].get_lines()
+    for line, inv_freq in zip(lines, rules.values()):
+        assert np.allclose(line.get_ydata(), 2 * np.pi / inv_freq)
+    assert len(figure.axes[0].get_legend().get_texts()) == 5
