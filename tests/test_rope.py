@@ -8,6 +8,7 @@ import pytest
 
 from posenc_math import (
     extension_frequencies,
+    interleaved_to_half,
     ntk_aware_base,
     rope,
     rope_decay_bound,
@@ -303,3 +304,20 @@ def test_roformer_bound_holds_and_scores_are_not_monotone(rng):
 def test_more_bad_input_is_named(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+def test_interleaved_to_half_permutation(rng):
+    dim = 10
+    perm = interleaved_to_half(dim)
+    assert np.array_equal(np.sort(perm), np.arange(dim))
+    assert np.array_equal(np.argsort(perm), half_to_interleaved(dim))
+    x = rng.normal(size=(2, 6, dim))
+    positions = np.arange(6) * 13
+    assert np.allclose(rope(x[..., perm], positions, layout="half"),
+                       rope(x, positions, layout="interleaved")[..., perm], rtol=0, atol=1e-14)
+    q, k = rng.normal(size=(2, 6, dim))
+    scores_half = rope(q[:, perm], positions, layout="half") @ rope(k[:, perm], positions, layout="half").T
+    scores_interleaved = rope(q, positions, layout="interleaved") @ rope(k, positions, layout="interleaved").T
+    assert np.allclose(scores_half, scores_interleaved, rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="even"):
+        interleaved_to_half(7)

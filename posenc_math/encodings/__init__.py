@@ -13,6 +13,7 @@ from .sinusoidal import frequencies, sinusoidal, timing_signal, wavelengths
 from .relative import relative_positions, shaw_clip, t5_bucket
 from .rope import (
     extension_frequencies,
+    interleaved_to_half,
     ntk_aware_base,
     rope,
     rope_decay_bound,
@@ -27,6 +28,7 @@ __all__ = [
     "alibi_slopes",
     "relative_positions",
     "extension_frequencies",
+    "interleaved_to_half",
     "ntk_aware_base",
     "rope",
     "rope_decay_bound",

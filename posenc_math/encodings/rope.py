@@ -32,6 +32,7 @@ __all__ = [
     "extension_frequencies",
     "rope_relative_scores",
     "rope_decay_bound",
+    "interleaved_to_half",
     "ROPE_TYPES",
 ]
 
@@ -650,3 +651,35 @@ def rope_decay_bound(query, key, offsets, *, base=10000.0, inv_freq=None) -> np.
     angles = reduced_angles(-offsets, freqs)
     partial_sums = np.cumsum(np.cos(angles) + 1j * np.sin(angles), axis=-1)  # S_1 .. S_{d/2}
     return largest_step * np.abs(partial_sums).sum(axis=-1)
+
+
+def interleaved_to_half(dim) -> np.ndarray:
+    """The coordinate permutation from the interleaved to the half layout.
+
+    ``x_half = x_interleaved[..., perm]``: coordinate ``s * dim/2 + j`` of
+    the half layout is coordinate ``2 j + s`` of the interleaved one
+    (``s`` = 0 or 1), so ``perm = [0, 2, 4, ..., 1, 3, 5, ...]``.  Applied to
+    the rows of a head's query and key weights it turns a model trained with
+    one layout into the other (Hugging Face's ``convert_llama_weights_to_hf``
+    does this with ``view(heads, dim // 2, 2, ...).transpose(1, 2)``), and
+    ``rope(x[..., perm], layout="half") == rope(x, layout="interleaved")[..., perm]``
+    (the theorem ``rope-layout-permutation``).
+
+    Parameters
+    ----------
+    dim : int
+        Rotary dimensions of one head, even, >= 2.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(dim,)``, int64, a permutation; its inverse
+        (``numpy.argsort(perm)``) goes from half to interleaved.
+
+    Examples
+    --------
+    >>> interleaved_to_half(8)
+    array([0, 2, 4, 6, 1, 3, 5, 7])
+    """
+    dim = _check_rotary_dim(dim)
+    return np.concatenate([np.arange(0, dim, 2), np.arange(1, dim, 2)]).astype(np.int64)
