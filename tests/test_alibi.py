@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from posenc_math import alibi_bias, alibi_key_bias, alibi_slopes
+from posenc_math import alibi_bias, alibi_key_bias, alibi_slopes, causal_mask, softmax
 
 
 def paper_slopes(n):
@@ -59,18 +59,27 @@ def test_non_causal_bias_is_symmetric():
     assert np.isfinite(bias).all()
 
 
-def softmax(scores):
-    shifted = scores - scores.max(axis=-1, keepdims=True)
-    weights = np.exp(shifted)
-    return weights / weights.sum(axis=-1, keepdims=True)
+def test_softmax_and_mask(rng):
+    scores = rng.normal(size=(3, 5, 5))
+    weights = softmax(scores + causal_mask(5))
+    assert np.allclose(weights.sum(axis=-1), 1.0)
+    assert np.all(weights[:, np.triu_indices(5, 1)[0], np.triu_indices(5, 1)[1]] == 0)
+    assert np.allclose(weights[:, 0, 0], 1.0)
+    row = scores[0, 4]
+    assert np.allclose(softmax(row), np.exp(row) / np.exp(row).sum(), rtol=1e-14)
+    assert np.allclose(softmax(row + 1000.0), softmax(row), rtol=1e-14)  # no overflow
+    assert np.allclose(softmax(scores, axis=0).sum(axis=0), 1.0)
+    for bad, error in (([np.nan, 0.0], ValueError), ([np.inf], ValueError), ([-np.inf, -np.inf], ValueError),
+                       (["a"], TypeError), (3.0, ValueError)):
+        with pytest.raises(error, match="scores|slice"):
+            softmax(bad)
 
 
 def test_key_only_bias_gives_the_same_attention(rng):
     n_heads, n = 5, 9
     scores = rng.normal(size=(n_heads, n, n))
     relative = softmax(scores + alibi_bias(n_heads, n))
-    mask = np.where(np.triu(np.ones((n, n), dtype=bool), 1), -np.inf, 0.0)
-    key_only = softmax(scores + alibi_key_bias(n_heads, n) + mask)
+    key_only = softmax(scores + alibi_key_bias(n_heads, n) + causal_mask(n))
     assert alibi_key_bias(n_heads, n).shape == (n_heads, 1, n)
     assert np.allclose(relative, key_only, rtol=1e-13, atol=1e-15)
     # and the bias matrices themselves differ by m_h * i along each row

@@ -1,6 +1,6 @@
 """numpy implementations of positional encodings."""
 
-from .alibi import alibi_bias, alibi_key_bias, alibi_slopes
+from .alibi import alibi_bias, alibi_key_bias, alibi_slopes, causal_mask, softmax
 from .binary import binary
 from .learned import (
     cosine_similarity_matrix,
@@ -26,6 +26,8 @@ __all__ = [
     "alibi_bias",
     "alibi_key_bias",
     "alibi_slopes",
+    "causal_mask",
+    "softmax",
     "relative_positions",
     "extension_frequencies",
     "interleaved_to_half",

@@ -23,7 +23,7 @@ import numpy as np
 
 from .._validate import check_int, check_table_fits
 
-__all__ = ["alibi_slopes", "alibi_bias", "alibi_key_bias"]
+__all__ = ["alibi_slopes", "alibi_bias", "alibi_key_bias", "causal_mask", "softmax"]
 
 
 def _power_of_two_slopes(n_heads: int) -> np.ndarray:
@@ -154,3 +154,72 @@ def alibi_key_bias(n_heads, n_positions) -> np.ndarray:
     n_heads, n_positions = _check_sizes(n_heads, n_positions)
     positions = np.arange(n_positions, dtype=np.float64)
     return alibi_slopes(n_heads)[:, None, None] * positions[None, None, :]
+
+
+def causal_mask(n_positions) -> np.ndarray:
+    """The additive causal mask: 0 where key ``j <= i``, ``-inf`` above the diagonal.
+
+    Parameters
+    ----------
+    n_positions : int
+        Sequence length, >= 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n_positions, n_positions)``, float64.
+
+    Examples
+    --------
+    >>> causal_mask(3)
+    array([[  0., -inf, -inf],
+           [  0.,   0., -inf],
+           [  0.,   0.,   0.]])
+    """
+    n_positions = check_int("n_positions", n_positions, minimum=1)
+    check_table_fits((n_positions, n_positions), 8, f"n_positions={n_positions}")
+    mask = np.zeros((n_positions, n_positions))
+    mask[np.triu_indices(n_positions, 1)] = -np.inf
+    return mask
+
+
+def softmax(scores, axis=-1) -> np.ndarray:
+    """Softmax along ``axis``, with ``-inf`` entries (masked keys) given weight 0.
+
+    The maximum of each slice is subtracted first, which changes nothing
+    (adding a constant to every entry of a slice leaves the softmax as it
+    is: the theorem ``softmax-shift-invariance``) and keeps ``exp`` from
+    overflowing.
+
+    Parameters
+    ----------
+    scores : array_like
+        Real scores; ``-inf`` marks an excluded entry.  Every slice needs at
+        least one finite entry, and none may be NaN or ``+inf``.
+    axis : int, default -1
+
+    Returns
+    -------
+    numpy.ndarray
+        Same shape, float64, non-negative, each slice summing to 1.
+
+    Examples
+    --------
+    >>> softmax([0.0, np.log(3.0), -np.inf])
+    array([0.25, 0.75, 0.  ])
+    >>> np.allclose(softmax([1.0, 2.0, 3.0]), softmax([101.0, 102.0, 103.0]))
+    True
+    """
+    values = np.asarray(scores)
+    if values.dtype == np.bool_ or values.dtype.kind not in "iuf":
+        raise TypeError(f"scores must be real numbers, got dtype {values.dtype}")
+    values = values.astype(np.float64)
+    if values.ndim == 0:
+        raise ValueError("scores must have at least one axis")
+    if np.isnan(values).any() or np.isposinf(values).any():
+        raise ValueError("scores must not contain NaN or +inf (use -inf to mask an entry)")
+    largest = values.max(axis=axis, keepdims=True)
+    if np.isneginf(largest).any():
+        raise ValueError("every softmax slice needs at least one entry that is not -inf")
+    weights = np.exp(values - largest)
+    return weights / weights.sum(axis=axis, keepdims=True)
