@@ -258,9 +258,9 @@ def rope_frequencies(dim, *, base=10000.0, scaling=None, seq_len=None, max_posit
         ``original_max_position_embeddings`` falls back to
         ``max_position_embeddings``; a missing ``factor`` to
         ``max_position_embeddings / original_max_position_embeddings``.
-    ``llama3`` (needs ``factor``, ``low_freq_factor``, ``high_freq_factor``,
-    and ``original_max_position_embeddings`` or ``max_position_embeddings``)
-        wavelengths shorter than ``original / high_freq_factor`` keep their
+    ``llama3`` (needs ``factor``, ``low_freq_factor``, ``high_freq_factor``, ``original_max_position_embeddings``)
+        ``original_max_position_embeddings`` falls back to
+        ``max_position_embeddings``.  Wavelengths shorter than ``original / high_freq_factor`` keep their
         frequency, longer than ``original / low_freq_factor`` divide it by
         ``factor``, and in between interpolate with weight
         ``s = (original / wavelength - low_freq_factor) / (high_freq_factor -
@@ -362,7 +362,7 @@ def rope(x, positions, *, base=10000.0, layout="half", inv_freq=None) -> np.ndar
     Pair ``(a, b)`` at position ``p`` with frequency ``w`` becomes
     ``(a cos pw - b sin pw, a sin pw + b cos pw)``.  The angle ``p w`` is
     reduced modulo 2 pi in extended precision before the float64 sine and
-    cosine (see :mod:`posenc_math.encodings._phase`), so large positions
+    cosine (see ``posenc_math.encodings._phase``), so large positions
     lose no accuracy to the product.
 
     Parameters
