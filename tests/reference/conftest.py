@@ -9,9 +9,10 @@ network: T5's bucket function, Llama's rotary embedding and
     pip install -e '.[reference]'
     POSENC_REFERENCE=1 python -m pytest tests/reference
 
-Without ``POSENC_REFERENCE=1`` every test here is skipped (and torch is not
-imported); with it, they are skipped only when torch or transformers is
-missing, and the skip says so.
+Without ``POSENC_REFERENCE=1`` the comparison modules are not collected
+(torch is not imported) and the one test of ``test_opt_in.py`` is skipped
+with the command above as its reason; with it, every test is skipped when
+torch or transformers is missing, and the skip says which.
 """
 
 import importlib.util
@@ -21,6 +22,10 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
+ENABLED = os.environ.get("POSENC_REFERENCE") == "1"
+# Not collected at all by default: `make test` neither imports torch nor
+# lists two hundred skips.
+collect_ignore_glob = [] if ENABLED else ["test_*_reference.py"]
 OPT_IN = (
     "opt-in comparison against transformers/torch; run "
     "`POSENC_REFERENCE=1 python -m pytest tests/reference`"
@@ -38,7 +43,7 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    enabled = os.environ.get("POSENC_REFERENCE") == "1"
+    enabled = ENABLED
     missing = _missing() if enabled else []
     for item in items:
         if HERE not in Path(str(item.fspath)).resolve().parents:
