@@ -25,3 +25,21 @@ def test_pyproject_version_is_the_package_version():
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["version"] == posenc_math.__version__
+
+
+def test_one_bibliography_directive_on_the_references_page_and_no_filters():
+    pages = sorted((ROOT / "docs").glob("*.md"))
+    holders = [page.name for page in pages if "{bibliography}" in page.read_text(encoding="utf-8")]
+    assert holders == ["references.md"]
+    assert not [page.name for page in pages if ":filter:" in page.read_text(encoding="utf-8")]
+
+
+def test_bibtex_keys_are_unique_across_bib_files():
+    import re
+
+    keys = []
+    for bib in sorted((ROOT / "docs").glob("*.bib")):
+        keys += re.findall(r"^@\w+\{([^,\s]+),", bib.read_text(encoding="utf-8"), flags=re.M)
+    duplicates = sorted({key for key in keys if keys.count(key) > 1})
+    assert not duplicates, f"keys defined in more than one .bib file: {duplicates}"
+    assert len(keys) > 10
