@@ -1,0 +1,110 @@
+"""``posenc-math``: the command line.
+
+``posenc-math verify [--json] [ID ...]`` re-checks the derivations: every
+step of every theorem (or of the ids given), its numeric witness and its
+negative control.  It exits 1 when any theorem fails or any negative control
+is accepted, 2 on a usage error (an unknown id), 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+__all__ = ["main"]
+
+
+def _table(results, stream) -> None:
+    rows = [("id", "title", "status", "steps", "seconds")]
+    for r in results:
+        status = r.status if r.negative_control == "rejected" else f"{r.status} (control accepted)"
+        rows.append((r.id, r.title, status, str(r.steps), f"{r.seconds:.3f}"))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    widths[1] = min(widths[1], 60)
+    for n, row in enumerate(rows):
+        title = row[1] if len(row[1]) <= widths[1] else row[1][: widths[1] - 1] + "…"
+        cells = (row[0], title, row[2], row[3], row[4])
+        print(
+            "  ".join(
+                cell.rjust(width) if i >= 3 else cell.ljust(width)
+                for i, (cell, width) in enumerate(zip(cells, widths))
+            ).rstrip(),
+            file=stream,
+        )
+        if n == 0:
+            print("  ".join("-" * width for width in widths), file=stream)
+
+
+def _verify(args) -> int:
+    started = time.perf_counter()
+    from . import theorems
+
+    known = theorems.ids()
+    unknown = [i for i in args.ids if i not in known]
+    if unknown:
+        print(
+            f"posenc-math verify: unknown theorem id(s): {', '.join(unknown)}\n"
+            f"known ids: {', '.join(known)}",
+            file=sys.stderr,
+        )
+        return 2
+    wanted = args.ids or known
+    results = []
+    for number, theorem_id in enumerate(wanted, start=1):
+        if not args.json and not args.quiet:
+            print(f"[{number}/{len(wanted)}] {theorem_id} ...", file=sys.stderr, flush=True)
+        results.append(theorems.verify([theorem_id])[0])
+    if args.json:
+        json.dump([r.as_dict() for r in results], sys.stdout, indent=2)
+        print()
+    else:
+        _table(results, sys.stdout)
+        failed = [r for r in results if not r.ok]
+        for r in failed:
+            print(f"\n{r.id}: FAILED", file=sys.stdout)
+            for failure in r.failures:
+                print(f"  {failure}", file=sys.stdout)
+        print(
+            f"\n{len(results) - len(failed)} verified, {len(failed)} failed "
+            f"({time.perf_counter() - started:.2f} s with import)",
+            file=sys.stdout,
+        )
+    return 0 if all(r.ok for r in results) else 1
+
+
+def main(argv=None) -> int:
+    """Entry point of ``posenc-math`` and ``python -m posenc_math``."""
+    parser = argparse.ArgumentParser(
+        prog="posenc-math",
+        description="Re-check the derivations of posenc-math (SymPy, step by step).",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    verify = commands.add_parser(
+        "verify",
+        help="check every theorem (or the ids given): steps, numeric witness, negative control",
+        description="Check theorems step by step. Exit status 1 if any fails or any negative control is accepted.",
+    )
+    verify.add_argument("ids", nargs="*", metavar="ID", help="theorem ids (default: all)")
+    verify.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
+    verify.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+    verify.set_defaults(run=_verify)
+    commands.add_parser("list", help="list the theorem ids and titles").set_defaults(run=_list)
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help(sys.stderr)
+        return 2
+    return args.run(args)
+
+
+def _list(args) -> int:
+    from . import theorems
+
+    for theorem in theorems.all_theorems():
+        print(f"{theorem.id}\t{theorem.title}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Theorems registered by this module (filled in by its own commit)."""
