@@ -25,6 +25,7 @@ extensions = [
     "sphinx.ext.mathjax",
     "sphinx_proof",
     "sphinxcontrib.bibtex",
+    "posenc_math.sphinxext",
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]

@@ -3,7 +3,7 @@
 Every theorem is an object (:class:`Theorem`) with a stable id that readers
 cite; :func:`verify` re-checks them (``posenc-math verify`` on the command
 line).  Importing this package imports SymPy (about half a second); the rest
-of :mod:`posenc_math` does not need it.
+of ``posenc_math`` does not need it.
 
 Examples
 --------

@@ -35,6 +35,13 @@ import sympy
 
 __all__ = ["Decision", "decide_zero", "decide_equal"]
 
+#: Functions whose exponential form can reveal an identity (step 3 runs
+#: only when one of these, or exp itself, occurs: elsewhere it cannot help).
+_TRANSCENDENTAL = (
+    sympy.functions.elementary.trigonometric.TrigonometricFunction,
+    sympy.functions.elementary.hyperbolic.HyperbolicFunction,
+)
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -44,15 +51,19 @@ class Decision:
     ----------
     proved : bool
         True only when the residual reduced to exactly 0.
-    residual : sympy expression or Matrix
-        What was left after the last method tried (0 when proved).
+    residual : object
+        What was left after the last method tried, a SymPy expression (0
+        when proved).
     method : str
         The method that reached 0, or ``"undecided"``.
+    where : str
+        For a matrix, the first entry that was not proved (``""`` otherwise).
     """
 
     proved: bool
     residual: object
     method: str
+    where: str = ""
 
 
 def _normal_exponents(expr):
@@ -116,24 +127,29 @@ def decide_zero(expr) -> Decision:
     False
     """
     if isinstance(expr, sympy.MatrixBase):
-        decisions = [decide_zero(entry) for entry in expr]
-        if all(d.proved for d in decisions):
-            methods = sorted({d.method for d in decisions})
-            return Decision(True, sympy.zeros(*expr.shape), "+".join(methods))
-        residual = sympy.Matrix(expr.shape[0], expr.shape[1], [d.residual for d in decisions])
-        return Decision(False, residual, "undecided")
+        methods = set()
+        for (row, column), entry in zip(
+            ((r, c) for r in range(expr.rows) for c in range(expr.cols)), expr
+        ):
+            decision = decide_zero(entry)
+            if not decision.proved:  # the first entry that fails is reported
+                return Decision(False, decision.residual, decision.method, where=f"entry ({row}, {column})")
+            methods.add(decision.method)
+        return Decision(True, sympy.zeros(*expr.shape), "+".join(sorted(methods)))
     expr = _normal_exponents(sympy.sympify(expr))
     expanded = sympy.expand(expr, trig=True)
     if expanded == 0:
         return Decision(True, sympy.S.Zero, "expand")
-    if sympy.cancel(sympy.together(expanded)) == 0:
+    has_denominator = any(p.exp.is_negative for p in expanded.atoms(sympy.Pow))
+    if has_denominator and sympy.cancel(sympy.together(expanded)) == 0:
         return Decision(True, sympy.S.Zero, "rational normal form")
     remainder = _pythagorean_remainder(expanded)
     if remainder == 0:
         return Decision(True, sympy.S.Zero, "pythagorean reduction")
-    exponential = sympy.expand(sympy.powsimp(sympy.expand(expr.rewrite(sympy.exp))))
-    if exponential == 0:
-        return Decision(True, sympy.S.Zero, "exponential form")
+    if expr.has(sympy.exp, *_TRANSCENDENTAL):
+        exponential = sympy.expand(sympy.powsimp(sympy.expand(expr.rewrite(sympy.exp))))
+        if exponential == 0:
+            return Decision(True, sympy.S.Zero, "exponential form")
     return Decision(False, remainder, "undecided")
 
 

@@ -3,7 +3,8 @@
 A :class:`Theorem` holds everything a reader needs to cite and re-check it:
 
 - a stable ``id`` (``"shift-block"``; readers cite it, it is never renamed),
-  a ``title``, a LaTeX ``statement`` and its ``assumptions``;
+  a ``title``, a ``statement`` (display LaTeX; ``\\\\`` breaks lines) and its
+  ``assumptions`` (text, with inline math between ``$`` signs);
 - ``steps``: the derivation, a list of checks.  A :class:`Chain`
   ``e0 = e1 = ... = en`` contributes one check per ``=`` (each with its
   justification), an :class:`Equal` one check, a :class:`Fact` one check of
@@ -12,7 +13,8 @@ A :class:`Theorem` holds everything a reader needs to cite and re-check it:
 - a :class:`Witness`: numbers at 30+ digits (mpmath) at seeded random points,
   compared with the numpy function the theorem licenses;
 - a ``negative_control``: a plausible wrong variant (a sign flipped, a
-  frequency off, a transpose) that the same checker must refuse.
+  frequency off, a transpose) that the same checker must refuse, and its
+  ``negative_control_text`` (text with inline ``$`` math).
 
 :func:`verify_theorem` runs all of them and returns a :class:`Result`.
 """
@@ -41,7 +43,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Equal:
-    """One equation ``lhs = rhs``, checked by :func:`~posenc_math.theorems.check.decide_equal`."""
+    """One equation ``lhs = rhs``, checked by :func:`~posenc_math.theorems.decide_equal`."""
 
     lhs: object
     rhs: object
@@ -227,8 +229,9 @@ def verify_theorem(theorem: Theorem) -> Result:
             StepResult(number, _describe(check), check.why, decision.proved, decision.method, residual)
         )
         if not decision.proved:
+            where = f" at {decision.where}" if decision.where else ""
             failures.append(
-                f"step {number} ({check.why}): {_describe(check)}; residual {residual}"
+                f"step {number} ({check.why}): {_describe(check)}; residual{where} {residual}"
                 + ("" if decision.method in ("undecided", "fact") else f" [{decision.method}]")
                 + ("; could not be reduced to 0" if decision.method == "undecided" else "")
             )

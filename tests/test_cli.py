@@ -1,0 +1,95 @@
+"""posenc_math.cli: `posenc-math verify` prints a table or JSON and exits 1
+when anything fails."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+import sympy
+
+from posenc_math import cli
+from posenc_math.theorems import Equal, Theorem, registry
+
+
+def test_verify_table(capsys):
+    assert cli.main(["verify", "-q", "shift-block", "dot-relative"]) == 0
+    out = capsys.readouterr().out
+    header = out.splitlines()[0].split()
+    assert header == ["id", "title", "status", "steps", "seconds"]
+    assert "shift-block" in out and "verified" in out
+    assert "2 verified, 0 failed" in out
+
+
+def test_verify_json(capsys):
+    assert cli.main(["verify", "--json", "shift-block"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)
+    assert record["id"] == "shift-block"
+    assert record["status"] == "verified"
+    assert record["negative_control"] == "rejected"
+    assert record["steps"] == 4
+    assert record["seconds"] > 0
+
+
+def test_progress_goes_to_stderr(capsys):
+    cli.main(["verify", "shift-block"])
+    captured = capsys.readouterr()
+    assert "[1/1] shift-block" in captured.err
+    assert "[1/1]" not in captured.out
+
+
+def test_unknown_id_is_a_usage_error(capsys):
+    assert cli.main(["verify", "no-such-theorem"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown theorem id(s): no-such-theorem" in err and "shift-block" in err
+
+
+def test_no_command_prints_help(capsys):
+    assert cli.main([]) == 2
+    assert "verify" in capsys.readouterr().err
+
+
+def _register_fake(monkeypatch, theorem_id, steps, control):
+    x = sympy.Symbol("x", real=True)
+    fake = Theorem(
+        id=theorem_id, title="fake", statement="", assumptions=["none"],
+        steps=steps(x), negative_control=control(x), negative_control_text="fake control",
+    )
+    registry.ids()  # load the real ones first
+    monkeypatch.setitem(registry._BUILDERS, theorem_id, lambda: fake)
+    monkeypatch.setitem(registry._PAGES, theorem_id, "theorems")
+
+
+def test_failing_theorem_exits_1_and_says_which_step(monkeypatch, capsys):
+    _register_fake(
+        monkeypatch, "fake-wrong",
+        steps=lambda x: [Equal(sympy.sin(2 * x), sympy.sin(x) * sympy.cos(x), "a factor 2 lost")],
+        control=lambda x: Equal(sympy.sin(x), 0, "wrong"),
+    )
+    assert cli.main(["verify", "fake-wrong"]) == 1
+    out = capsys.readouterr().out
+    assert "fake-wrong: FAILED" in out
+    assert "step 1 (a factor 2 lost)" in out and "residual" in out
+
+
+def test_accepted_negative_control_exits_1(monkeypatch, capsys):
+    _register_fake(
+        monkeypatch, "fake-control",
+        steps=lambda x: [Equal(sympy.sin(x) ** 2 + sympy.cos(x) ** 2, 1, "Pythagoras")],
+        control=lambda x: Equal(sympy.cos(x) ** 2, 1 - sympy.sin(x) ** 2, "not wrong at all"),
+    )
+    assert cli.main(["verify", "--json", "fake-control"]) == 1
+    (record,) = json.loads(capsys.readouterr().out)
+    assert record["negative_control"] == "accepted" and record["status"] == "failed"
+
+
+@pytest.mark.parametrize("command", [[sys.executable, "-m", "posenc_math"], ["posenc-math"]])
+def test_entry_points(command, tmp_path):
+    import shutil
+
+    if command == ["posenc-math"]:
+        found = shutil.which("posenc-math") or str(__import__("pathlib").Path(sys.executable).parent / "posenc-math")
+        command = [found]
+    run = subprocess.run([*command, "verify", "--json", "angle-addition"], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)[0]["status"] == "verified"

@@ -1,0 +1,65 @@
+"""posenc_math.theorems.check: only an exact 0 passes; wrong identities fail."""
+
+import pytest
+import sympy
+from sympy import Matrix, cos, exp, pi, sin
+
+from posenc_math.theorems import decide_equal, decide_zero
+
+a, b, x = sympy.symbols("a b x", real=True)
+w = sympy.Symbol("omega", positive=True)
+base = sympy.Symbol("b", positive=True)
+d = 2 * sympy.Symbol("q", integer=True, nonnegative=True) + 4
+
+
+@pytest.mark.parametrize(
+    "lhs, rhs, method",
+    [
+        (sin(a + b), sin(a) * cos(b) + cos(a) * sin(b), "expand"),
+        (cos(x) ** 2, 1 - sin(x) ** 2, "pythagorean reduction"),
+        (sin(x) ** 4 - cos(x) ** 4, sin(x) ** 2 - cos(x) ** 2, "pythagorean reduction"),
+        (2 - 2 * cos(w * x), 4 * sin(w * x / 2) ** 2, "exponential form"),
+        (exp(a + b) / (exp(a + b) + exp(a)), exp(b) / (exp(b) + 1), "rational normal form"),
+        (base ** (-a / (d / 2 - 1)), base ** (-2 * a / (d - 2)), "expand"),
+    ],
+)
+def test_true_identities_are_proved(lhs, rhs, method):
+    decision = decide_equal(lhs, rhs)
+    assert decision.proved
+    assert decision.method == method
+    assert decision.residual == 0
+
+
+@pytest.mark.parametrize(
+    "lhs, rhs",
+    [
+        (sin(a + b), sin(a) * cos(b) - cos(a) * sin(b)),  # sign slip
+        (cos(x) ** 2, 1 + sin(x) ** 2),
+        (2 - 2 * cos(w * x), 2 * sin(w * x / 2) ** 2),  # factor 2 off
+        (sin(w * x), sin(x * w + 2)),  # frequency/phase off
+        (base ** (-2 * a / d), base ** (-a / (d / 2 - 1))),  # the two spacings with one base
+        (sin(pi * x), 0),  # true only at integer x, and x is real here
+    ],
+)
+def test_wrong_identities_are_refused(lhs, rhs):
+    decision = decide_equal(lhs, rhs)
+    assert not decision.proved
+    assert decision.method == "undecided"
+    assert decision.residual != 0
+
+
+def test_matrix_reports_the_first_failing_entry():
+    block = Matrix([[cos(x), sin(x)], [-sin(x), cos(x)]])
+    decision = decide_equal(block * block.T, Matrix([[1, 0], [0, 2]]))
+    assert not decision.proved
+    assert decision.where == "entry (1, 1)"
+
+
+def test_matrix_shapes_must_agree():
+    decision = decide_equal(Matrix([1, 2]), Matrix([[1, 2]]))
+    assert not decision.proved and "shapes differ" in decision.method
+
+
+def test_zero_matrix_is_proved():
+    block = Matrix([[cos(x), sin(x)], [-sin(x), cos(x)]])
+    assert decide_zero(block.T * block - sympy.eye(2)).proved
