@@ -52,6 +52,9 @@ html_title = "posenc-math"
 html_static_path = ["_static"]
 html_last_updated_fmt = None
 html_show_sourcelink = False
+# No Python module index page: the API page lists everything, and the module
+# index's collapse icons are images without alt text.
+html_domain_indices = False
 # A local icon, so browsers do not log a 404 for /favicon.ico.
 html_favicon = "_static/favicon.svg"
 

@@ -1,0 +1,63 @@
+"""posenc_math.sphinxext: a theorem that does not verify stops the build."""
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+CONF = """
+extensions = ["myst_parser", "sphinx_proof", "posenc_math.sphinxext"]
+myst_enable_extensions = ["dollarmath", "colon_fence"]
+"""
+
+
+def build(tmp_path, page: str, *, register_fake: bool = False):
+    source = tmp_path / "src"
+    source.mkdir()
+    conf = CONF
+    if register_fake:
+        # A theorem whose step is wrong, registered for the page that shows it.
+        conf += textwrap.dedent(
+            """
+            import sympy
+            from posenc_math.theorems import Equal, Theorem, register, ids
+            ids()
+            x = sympy.Symbol("x", real=True)
+            register("fake-wrong", page="index")(lambda: Theorem(
+                id="fake-wrong", title="fake", statement="x", assumptions=["none"],
+                steps=[Equal(sympy.sin(2 * x), sympy.sin(x), "wrong")],
+                negative_control=Equal(x, x + 1, "wrong"), negative_control_text="x = x + 1"))
+            """
+        )
+    (source / "conf.py").write_text(conf)
+    (source / "index.md").write_text(page)
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(source), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_failing_theorem_fails_the_build(tmp_path):
+    run = build(tmp_path, "# Page\n\n```{posenc-theorem} fake-wrong\n```\n", register_fake=True)
+    assert run.returncode != 0
+    assert "theorem 'fake-wrong' did not verify: step 1 (wrong)" in run.stderr
+
+
+def test_unknown_theorem_id_fails_the_build(tmp_path):
+    run = build(tmp_path, "# Page\n\n```{posenc-theorem} no-such-id\n```\n")
+    assert run.returncode != 0
+    assert "unknown theorem id 'no-such-id'" in run.stderr
+
+
+@pytest.mark.parametrize("theorem_id", ["angle-addition"])
+def test_theorem_renders_with_its_anchor(tmp_path, theorem_id):
+    run = build(tmp_path, f"# Page\n\n```{{posenc-theorem}} {theorem_id}\n```\n")
+    # Other registered theorems are not on this one-page site: those warnings
+    # are expected; the theorem itself must render with its stable anchor.
+    html = (tmp_path / "out" / "index.html").read_text()
+    assert f'id="thm-{theorem_id}"' in html
+    assert "Checked when this page was built" in html
+    assert "is not shown on its page" in run.stderr
