@@ -1,1 +1,368 @@
-"""Theorems registered by this module (filled in by its own commit)."""
+"""Theorems beyond the sinusoid: RoPE, its layouts and the NTK base, ALiBi, T5 buckets.
+
+Statements about every rotary width ``d`` are proved on one generic pair
+with a symbolic frequency ``omega`` (RoPE rotates each pair on its own, with
+its own ``omega_j``), on a small ``d`` with symbolic components where the
+layout matters, and the assembly into ``d`` dimensions is checked against
+the numpy functions (:func:`~posenc_math.rope`, ...) for many ``d``.
+Claims about T5's buckets are exhaustive checks of :func:`~posenc_math.t5_bucket`
+over every offset that can behave differently (the buckets are monotone in
+the distance and constant from ``max_distance`` on).
+
+Conventions are the library's: a RoPE pair ``(a, b)`` at position ``p``
+becomes ``(a cos pw - b sin pw, a sin pw + b cos pw)``, i.e. it is turned
+by ``R(pw)`` with ``R(theta) = [[cos theta, -sin theta], [sin theta, cos
+theta]]``; T5's ``relative_position`` is key minus query.
+
+Examples
+--------
+>>> from posenc_math.theorems import verify
+>>> [(r.id, r.status, r.negative_control) for r in verify(["rope-layout-permutation"])]
+[('rope-layout-permutation', 'verified', 'rejected')]
+>>> rope_rotation(sympy.pi / 2) * Matrix([1, 0])  # (a, b) -> (a cos - b sin, a sin + b cos)
+Matrix([
+[0],
+[1]])
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import sympy
+from sympy import Matrix, cos, exp, log, sin
+
+from ..encodings import (
+    alibi_bias,
+    alibi_key_bias,
+    alibi_slopes,
+    causal_mask,
+    interleaved_to_half,
+    ntk_aware_base,
+    rope,
+    rope_frequencies,
+    rope_relative_scores,
+    softmax,
+    t5_bucket,
+)
+from ._common import mp_context, seeded, t, w
+from .check import decide_equal
+from .core import Chain, Equal, Fact, Theorem, Witness
+from .registry import register
+
+PAGE_ROPE = "rope"
+PAGE_CONTEXT = "context-extension"
+PAGE_ALIBI = "alibi"
+PAGE_RELATIVE = "relative"
+
+#: Rotary widths on which the assembly of pairs is checked against rope().
+ROPE_DIMS = (2, 4, 6, 8, 16, 64, 128, 256)
+ROPE_LAYOUTS = ("half", "interleaved")
+
+# Positions of query and key, their offset (key - query).
+m_, n_, r_ = sympy.symbols("m n r", real=True)
+
+
+def _largest(errors) -> float:
+    return float(max(abs(e) for e in errors)) if errors else 0.0
+
+
+def rope_rotation(angle):
+    """RoPE's 2 x 2 rotation [[cos, -sin], [sin, cos]]: (a, b) -> (a cos - b sin, a sin + b cos)."""
+    return Matrix([[cos(angle), -sin(angle)], [sin(angle), cos(angle)]])
+
+
+def _pairs(dim, layout):
+    """Index pairs (first, second) of each rotary pair in ``layout``."""
+    h = dim // 2
+    if layout == "half":
+        return [(j, j + h) for j in range(h)]
+    return [(2 * j, 2 * j + 1) for j in range(h)]
+
+
+def _rope_symbolic(x, position, freqs, layout):
+    """RoPE on a sympy column ``x``, written out pair by pair as the library defines it."""
+    out = [None] * len(x)
+    for (i, j), freq in zip(_pairs(len(x), layout), freqs):
+        turned = rope_rotation(position * freq) * Matrix([x[i], x[j]])
+        out[i], out[j] = turned[0], turned[1]
+    return Matrix(out)
+
+
+def _pair_score(q0, q1, k0, k1, angle):
+    """One pair's contribution to <R(m w) q, R(n w) k>, with angle = (n - m) w."""
+    return (q0 * k0 + q1 * k1) * cos(angle) + (q1 * k0 - q0 * k1) * sin(angle)
+
+
+def _dot(u, v):
+    return (u.T * v)[0]
+
+
+def _mp_scores(query, key, offsets, dim, base, layout):
+    """Exact RoPE scores for each offset (key - query), 40 digits, from the pair formula."""
+    freqs = [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * j) / dim) for j in range(dim // 2)]
+    scores = []
+    for offset in offsets:
+        total = mpmath.mpf(0)
+        for (i, j), freq in zip(_pairs(dim, layout), freqs):
+            angle = offset * freq
+            q0, q1, k0, k1 = (mpmath.mpf(float(v)) for v in (query[i], query[j], key[i], key[j]))
+            total += (q0 * k0 + q1 * k1) * mpmath.cos(angle) + (q1 * k0 - q0 * k1) * mpmath.sin(angle)
+        scores.append(total)
+    return scores
+
+
+def _numpy_scores(query, key, query_positions, offset, base, layout):
+    """rope() scores <rope(q, m), rope(k, m + offset)> for each query position m."""
+    m = np.asarray(query_positions)
+    rq = rope(np.tile(query, (len(m), 1)), m, base=base, layout=layout)
+    rk = rope(np.tile(key, (len(m), 1)), m + offset, base=base, layout=layout)
+    return np.einsum("nd,nd->n", rq, rk)
+
+
+# --------------------------------------------------------------------------
+def _rope_assembly_matches() -> bool:
+    """rope() equals the symbolic 2 x 2 rotation applied pair by pair, every listed d, both layouts."""
+    theta = sympy.Symbol("theta", real=True)
+    block = sympy.lambdify(theta, rope_rotation(theta), "numpy")
+    rng = np.random.default_rng(5)
+    positions = np.array([0, 1, 7, 100, 1000])
+    for dim in ROPE_DIMS:
+        x = rng.normal(size=(len(positions), dim))
+        freqs = 10000.0 ** (-np.arange(0, dim, 2) / dim)
+        rotations = np.asarray(block(positions[:, None] * freqs[None, :]))  # (2, 2, n, pairs)
+        for layout in ROPE_LAYOUTS:
+            first, second = np.array(_pairs(dim, layout)).T
+            turned = np.einsum("abnp,bnp->anp", rotations, np.stack([x[:, first], x[:, second]]))
+            expected = np.empty_like(x)
+            expected[:, first], expected[:, second] = turned[0], turned[1]
+            if not np.allclose(rope(x, positions, layout=layout), expected, rtol=0, atol=1e-11):
+                return False
+    return True
+
+
+@register("rope-relative", page=PAGE_ROPE)
+def rope_relative() -> Theorem:
+    q0, q1, k0, k1 = sympy.symbols("q_0 q_1 k_0 k_1", real=True)
+    q, k = Matrix([q0, q1]), Matrix([k0, k1])
+    score = _dot(rope_rotation(m_ * w) * q, rope_rotation(n_ * w) * k)
+    relative = _pair_score(q0, q1, k0, k1, (n_ - m_) * w)
+    theta = sympy.Symbol("theta", real=True)
+    turned = rope_rotation(theta) * q
+
+    # d = 4, half layout: pairs (0, 2) and (1, 3), two symbolic frequencies.
+    w0, w1 = sympy.symbols("omega_0 omega_1", positive=True)
+    q4 = Matrix(sympy.symbols("q_0:4", real=True))
+    k4 = Matrix(sympy.symbols("k_0:4", real=True))
+    score4 = _dot(_rope_symbolic(q4, m_, (w0, w1), "half"), _rope_symbolic(k4, n_, (w0, w1), "half"))
+    sum4 = sum(
+        _pair_score(q4[i], q4[j], k4[i], k4[j], (n_ - m_) * f) for (i, j), f in zip(_pairs(4, "half"), (w0, w1))
+    )
+
+    def witness():
+        rng = seeded("rope-relative")
+        nrng = np.random.default_rng(rng.randrange(2**32))
+        errors = []
+        with mp_context():
+            for dim, base, layout in (
+                (8, 10000.0, "half"),
+                (64, 10000.0, "interleaved"),
+                (128, 500000.0, "half"),
+                (128, 10000.0, "interleaved"),
+            ):
+                query, key = nrng.normal(size=dim), nrng.normal(size=dim)
+                scale = np.linalg.norm(query) * np.linalg.norm(key)
+                offsets = [rng.randrange(-400, 400) for _ in range(5)] + [0]
+                exact = _mp_scores(query, key, offsets, dim, base, layout)
+                for offset, value in zip(offsets, exact):
+                    # the same offset at many query positions, up to 5000
+                    starts = [rng.randrange(max(0, -offset), 5000) for _ in range(8)]
+                    computed = _numpy_scores(query, key, starts, offset, base, layout)
+                    errors += [(mpmath.mpf(float(c)) - value) / scale for c in computed]
+                    if layout == "half":
+                        via = rope_relative_scores(query, key, [offset], base=base)[0]
+                        errors.append((mpmath.mpf(float(via)) - value) / scale)
+        return _largest(errors)
+
+    return Theorem(
+        id="rope-relative",
+        title="RoPE attention scores depend only on the offset",
+        statement=(
+            r"\langle R(m\omega)\,q,\ R(n\omega)\,k\rangle = \langle q,\ R((n-m)\omega)\,k\rangle"
+            r" = (q_0k_0 + q_1k_1)\cos(n-m)\omega + (q_1k_0 - q_0k_1)\sin(n-m)\omega,"
+            r"\quad R(\theta) = \begin{pmatrix}\cos\theta & -\sin\theta\\ \sin\theta & \cos\theta\end{pmatrix};"
+            r"\ \text{summed over the pairs, the score of a query at } m \text{ and a key at } n"
+            r"\text{ is a function of } n - m \text{ alone}"
+        ),
+        assumptions=[
+            "m, n real positions of the query and the key; q, k real",
+            r"\omega > 0 (any frequency: every pair of every d, any base, any scaling rule)",
+            "proved on one generic pair with symbolic frequency and on d = 4 (half layout) with two "
+            "symbolic frequencies; each pair turns on its own, so the score is the sum over pairs for every d",
+            "the pairwise assembly is checked against rope() for d in "
+            + ", ".join(map(str, ROPE_DIMS))
+            + ", both layouts",
+        ],
+        steps=[
+            Equal(turned[0] + sympy.I * turned[1], (q0 + sympy.I * q1) * exp(sympy.I * theta),
+                  "as a complex number q_0 + i q_1, R(theta) multiplies by e^{i theta}"),
+            Chain(
+                score,
+                [
+                    (_dot(q, rope_rotation(m_ * w).T * rope_rotation(n_ * w) * k), "transpose of a product"),
+                    (_dot(q, rope_rotation(-m_ * w) * rope_rotation(n_ * w) * k), "R(theta)^T = R(-theta): cos even, sin odd"),
+                    (_dot(q, rope_rotation((n_ - m_) * w) * k), "R(a) R(b) = R(a + b): angle addition"),
+                    (relative, "multiply out"),
+                    (
+                        sympy.re((q0 + sympy.I * q1) * sympy.conjugate(k0 + sympy.I * k1) * exp(-sympy.I * (n_ - m_) * w)),
+                        "Re(z_q conj(z_k) e^{-i(n-m) omega}): the form rope_relative_scores evaluates",
+                    ),
+                ],
+            ),
+            Fact(
+                "with n = m + r the score has no m in it",
+                lambda: m_ not in relative.subs(n_, m_ + r_).free_symbols,
+                "it depends on the offset r = n - m and the frequency only",
+            ),
+            Equal(score4, sum4, "d = 4, half layout: the score is the sum of the pairs' scores"),
+            Fact(
+                "rope(x, p, layout) equals R(p w_j) applied to each pair at numpy's frequencies, d in "
+                + ", ".join(map(str, ROPE_DIMS))
+                + ", both layouts",
+                _rope_assembly_matches,
+                "pairwise assembly checked against the numpy function",
+            ),
+        ],
+        witness=Witness(
+            "rope() scores <rope(q, m), rope(k, m + r)> at 8 query positions m < 5000 per offset r, and "
+            "rope_relative_scores, vs the 40-digit pair formula; error / (|q||k|); d = 8, 64, 128",
+            witness,
+            1e-14,
+            licenses="rope",
+        ),
+        negative_control=Equal(score, _dot(q, rope_rotation((m_ - n_) * w) * k), "offset m - n"),
+        negative_control_text=(
+            r"\langle R(m\omega)q, R(n\omega)k\rangle = \langle q, R((m-n)\omega)k\rangle"
+            r"\text{ (query minus key: the sign slip)}"
+        ),
+    )
+
+
+# --------------------------------------------------------------------------
+def _layout_numpy_check() -> bool:
+    rng = np.random.default_rng(6)
+    for dim in ROPE_DIMS:
+        perm = interleaved_to_half(dim)
+        explicit = [2 * j + s for s in (0, 1) for j in range(dim // 2)]
+        if perm.tolist() != explicit:
+            return False
+        x = rng.normal(size=(2, 3, 9, dim))
+        positions = np.array([0, 1, 2, 5, 31, 100, 999, 4096, 65535])
+        half = rope(x[..., perm], positions, layout="half")
+        interleaved = rope(x, positions, layout="interleaved")
+        if not np.allclose(half, interleaved[..., perm], rtol=0, atol=1e-15):
+            return False
+        # scores between every pair of positions, both ways
+        if not np.allclose(half @ np.swapaxes(half, -1, -2), interleaved @ np.swapaxes(interleaved, -1, -2),
+                           rtol=1e-13, atol=1e-13):
+            return False
+    return True
+
+
+@register("rope-layout-permutation", page=PAGE_ROPE)
+def rope_layout_permutation() -> Theorem:
+    dim = 6
+    freqs = sympy.symbols(f"omega_0:{dim // 2}", positive=True)
+    q = Matrix(sympy.symbols(f"q_0:{dim}", real=True))
+    k = Matrix(sympy.symbols(f"k_0:{dim}", real=True))
+    x = Matrix(sympy.symbols(f"x_0:{dim}", real=True))
+    perm = [2 * j + s for s in (0, 1) for j in range(dim // 2)]  # [0, 2, 4, 1, 3, 5]
+    P = sympy.zeros(dim, dim)
+    for row, column in enumerate(perm):
+        P[row, column] = 1  # (P x)_row = x[perm[row]]
+    inverse = [perm.index(i) for i in range(dim)]  # argsort(perm): [0, 3, 1, 4, 2, 5]
+    P_inv = sympy.zeros(dim, dim)
+    for row, column in enumerate(inverse):
+        P_inv[row, column] = 1
+
+    def half(v, position):
+        return _rope_symbolic(v, position, freqs, "half")
+
+    def inter(v, position):
+        return _rope_symbolic(v, position, freqs, "interleaved")
+
+    score_half = _dot(half(P * q, m_), half(P * k, n_))
+    score_inter = _dot(inter(q, m_), inter(k, n_))
+
+    def witness():
+        rng = seeded("rope-layout-permutation")
+        nrng = np.random.default_rng(rng.randrange(2**32))
+        errors = []
+        with mp_context():
+            for size, base in ((6, 10000.0), (64, 10000.0), (128, 500000.0)):
+                p = interleaved_to_half(size)
+                query, key = nrng.normal(size=size), nrng.normal(size=size)
+                scale = np.linalg.norm(query) * np.linalg.norm(key)
+                offsets = [rng.randrange(-300, 300) for _ in range(4)]
+                exact = _mp_scores(query, key, offsets, size, base, "interleaved")
+                for offset, value in zip(offsets, exact):
+                    starts = [rng.randrange(max(0, -offset), 4000) for _ in range(6)]
+                    computed = _numpy_scores(query[p], key[p], starts, offset, base, "half")
+                    errors += [(mpmath.mpf(float(c)) - value) / scale for c in computed]
+        return _largest(errors)
+
+    return Theorem(
+        id="rope-layout-permutation",
+        title="Half and interleaved RoPE give the same scores after a fixed permutation",
+        statement=(
+            r"\pi = (0, 2, 4, \dots, d-2,\ 1, 3, \dots, d-1),\ \text{i.e. } \pi(s\,d/2 + j) = 2j + s:\quad"
+            r"\mathrm{RoPE}_{\text{half}}(x_\pi, p) = \mathrm{RoPE}_{\text{interleaved}}(x, p)_\pi,"
+            r"\ \text{so}\ \langle \mathrm{RoPE}_{\text{half}}(q_\pi, m), \mathrm{RoPE}_{\text{half}}(k_\pi, n)\rangle"
+            r" = \langle \mathrm{RoPE}_{\text{interleaved}}(q, m), \mathrm{RoPE}_{\text{interleaved}}(k, n)\rangle"
+        ),
+        assumptions=[
+            "x_pi[i] = x[pi(i)]: what interleaved_to_half(d) returns; permuting the rows of a head's "
+            "W_q and W_k by pi (as conversion scripts do) permutes q and k by pi",
+            "the same frequencies omega_j for pair j in both layouts",
+            "proved symbolically for d = 6 with symbolic components and three symbolic frequencies; "
+            "checked against rope() and interleaved_to_half for d in " + ", ".join(map(str, ROPE_DIMS)),
+        ],
+        steps=[
+            Equal(P * x, Matrix([x[i] for i in perm]), "the permutation pi as a matrix: row i picks x[pi(i)]"),
+            Equal(
+                half(P * x, t),
+                P * inter(x, t),
+                "half-layout pair j of x_pi is (x_2j, x_2j+1), interleaved pair j of x: same rotation",
+            ),
+            Equal(P.T * P, sympy.eye(dim), "a permutation matrix is orthogonal"),
+            Chain(
+                score_half,
+                [
+                    (_dot(P * inter(q, m_), P * inter(k, n_)), "the previous step, for q at m and k at n"),
+                    ((inter(q, m_).T * P.T * P * inter(k, n_))[0], "transpose of a product"),
+                    (score_inter, "P^T P = I"),
+                ],
+            ),
+            Fact(
+                "interleaved_to_half(d) == [2j + s for s in (0, 1) for j < d/2], and rope(x[..., perm], "
+                "layout='half') == rope(x, layout='interleaved')[..., perm] with equal scores, d in "
+                + ", ".join(map(str, ROPE_DIMS)),
+                _layout_numpy_check,
+                "the numpy functions, positions up to 65535",
+            ),
+        ],
+        witness=Witness(
+            "rope(q[perm], m, layout='half') . rope(k[perm], m + r, layout='half') vs the 40-digit "
+            "interleaved pair formula; error / (|q||k|); d = 6, 64, 128",
+            witness,
+            1e-14,
+            licenses="interleaved_to_half",
+        ),
+        negative_control=Equal(half(P_inv * x, t), P_inv * inter(x, t), "the inverse permutation"),
+        negative_control_text=(
+            r"\text{the inverse } \pi^{-1} = \operatorname{argsort}\pi = (0, 3, 1, 4, 2, 5)"
+            r"\text{ (the half-to-interleaved map) also turns interleaved RoPE into half RoPE}"
+        ),
+    )
