@@ -366,3 +366,114 @@ def rope_layout_permutation() -> Theorem:
             r"\text{ (the half-to-interleaved map) also turns interleaved RoPE into half RoPE}"
         ),
     )
+
+
+# --------------------------------------------------------------------------
+@register("ntk-base", page=PAGE_CONTEXT)
+def ntk_base() -> Theorem:
+    b = sympy.Symbol("b", positive=True)
+    s = sympy.Symbol("s", positive=True)
+    # d = 2q + 4 >= 4: SymPy then knows d/(d - 2) is real, so (b^x)^y = b^(xy).
+    d = 2 * sympy.Symbol("q", integer=True, nonnegative=True) + 4
+    i = sympy.Symbol("i", integer=True, nonnegative=True)
+    new = sympy.Symbol("b'", positive=True)
+    log_new, log_b, log_s = sympy.symbols("beta' beta sigma", real=True)  # logs of b', b, s
+
+    def freq(base, index):
+        return base ** (-2 * index / d)
+
+    lowest = d / 2 - 1
+    # The condition on the lowest frequency, after taking logs of both sides.
+    condition = -(d - 2) / d * log_new - (-(d - 2) / d * log_b - log_s)
+    solved_log = log_b + d / (d - 2) * log_s
+    ntk = b * s ** (d / (d - 2))
+
+    def solved() -> bool:
+        solutions = sympy.linsolve([condition], [log_new])
+        if len(solutions) != 1:
+            return False
+        ((value,),) = solutions
+        return decide_equal(value, solved_log).proved
+
+    def numpy_check() -> bool:
+        for dim in (4, 8, 64, 128, 256):
+            for base in (10000.0, 500000.0):
+                default = rope_frequencies(dim, base=base)[0]
+                for scale in (1.0, 2.0, 8.0, 32.0):
+                    new_base = ntk_aware_base(base, scale, dim)
+                    if not math.isclose(new_base, base * scale ** (dim / (dim - 2)), rel_tol=1e-15):
+                        return False
+                    stretched = rope_frequencies(dim, base=new_base)[0]
+                    if stretched[0] != 1.0 or not math.isclose(stretched[-1], default[-1] / scale, rel_tol=1e-13):
+                        return False
+                    # dynamic NTK with factor 1 at scale times the trained length is this rule
+                    trained = 4096
+                    dynamic = rope_frequencies(
+                        dim, base=base, scaling={"rope_type": "dynamic", "factor": 1.0},
+                        seq_len=int(scale * trained), max_position_embeddings=trained,
+                    )[0]
+                    if not np.allclose(dynamic, stretched, rtol=1e-13, atol=0):
+                        return False
+        return True
+
+    def witness():
+        errors = []
+        with mp_context():
+            for dim in (4, 8, 64, 128, 256):
+                for base in (10000.0, 500000.0, 1e6):
+                    for scale in (2.0, 4.0, 8.0, 16.0, 64.0):
+                        exact = mpmath.mpf(base) * mpmath.mpf(scale) ** (mpmath.mpf(dim) / (dim - 2))
+                        errors.append((mpmath.mpf(ntk_aware_base(base, scale, dim)) - exact) / exact)
+                        inv_freq = rope_frequencies(dim, base=ntk_aware_base(base, scale, dim))[0]
+                        slowest = mpmath.mpf(base) ** (-mpmath.mpf(dim - 2) / dim) / scale
+                        errors.append((mpmath.mpf(inv_freq[-1]) - slowest) / slowest)
+                        errors.append(mpmath.mpf(inv_freq[0]) - 1)
+        return _largest(errors)
+
+    return Theorem(
+        id="ntk-base",
+        title="The NTK-aware base b s^(d/(d-2)) slows the slowest pair by s and keeps the fastest",
+        statement=(
+            r"\omega_i(b) = b^{-2i/d}:\quad \omega_0(b') = \omega_0(b)\ \text{and}\ "
+            r"\omega_{d/2-1}(b') = \frac{\omega_{d/2-1}(b)}{s} \iff b' = b\,s^{d/(d-2)};"
+            r"\ \text{in between } \omega_i(b') = \omega_i(b)\, s^{-2i/(d-2)}"
+        ),
+        assumptions=[
+            "b > 0 the trained base, s > 0 the context stretch (s >= 1 in use)",
+            "d even, d >= 4, written d = 2q + 4 with q >= 0 an integer",
+            "the condition is solved for beta' = log b' (a linear equation; b' = e^beta' > 0)",
+        ],
+        steps=[
+            Equal(freq(new, 0), 1, "i = 0: the fastest pair has frequency 1 for every base"),
+            Equal(freq(new, lowest), new ** (-(d - 2) / d), "i = d/2 - 1: the slowest pair"),
+            Equal(log(new ** (-(d - 2) / d)), -(d - 2) / d * log(new), "log of the left side"),
+            Equal(log(freq(b, lowest) / s), -(d - 2) / d * log(b) - log(s), "log of the right side"),
+            Fact(
+                "linsolve: -(d-2)/d beta' = -(d-2)/d beta - sigma has the one solution "
+                "beta' = beta + d/(d-2) sigma (beta = log b, sigma = log s)",
+                solved,
+                "solve the condition for log b'",
+            ),
+            Equal(exp(solved_log.subs({log_b: log(b), log_s: log(s)})), ntk, "b' = exp(beta')"),
+            Equal(freq(ntk, lowest), freq(b, lowest) / s, "check: the slowest frequency is divided by s"),
+            Equal(freq(ntk, 0), freq(b, 0), "check: the fastest is unchanged"),
+            Equal((ntk / b) ** (-2 * i / d), s ** (-2 * i / (d - 2)),
+                  "every pair: omega_i(b') / omega_i(b) = (b'/b)^(-2i/d) = s^(-2i/(d-2)), from 1 down to 1/s"),
+            Fact(
+                "ntk_aware_base(b, s, d) == b s^(d/(d-2)); rope_frequencies with that base keeps omega_0 = 1 "
+                "and divides the last by s; the 'dynamic' rule with factor 1 at s times the trained length "
+                "gives the same frequencies (d in 4, 8, 64, 128, 256)",
+                numpy_check,
+                "the numpy functions",
+            ),
+        ],
+        witness=Witness(
+            "ntk_aware_base and the first and last rope_frequencies at that base vs 40-digit values, "
+            "relative error; d = 4 .. 256, bases 1e4, 5e5, 1e6, s = 2 .. 64",
+            witness,
+            1e-14,
+            licenses="ntk_aware_base",
+        ),
+        negative_control=Equal(freq(b * s, lowest), freq(b, lowest) / s, "base times s"),
+        negative_control_text=r"b' = b\,s \text{ (multiplying the base by the stretch) divides the slowest frequency by } s",
+    )
