@@ -477,3 +477,230 @@ def ntk_base() -> Theorem:
         negative_control=Equal(freq(b * s, lowest), freq(b, lowest) / s, "base times s"),
         negative_control_text=r"b' = b\,s \text{ (multiplying the base by the stretch) divides the slowest frequency by } s",
     )
+
+
+# --------------------------------------------------------------------------
+def _paper_slopes(n):
+    """The recursive get_slopes of the ALiBi authors' code (Press et al.), transcribed."""
+
+    def power_of_2(count):
+        start = 2 ** (-(2 ** -(math.log2(count) - 3)))
+        return [start * start**index for index in range(count)]
+
+    if math.log2(n).is_integer():
+        return power_of_2(n)
+    closest = 2 ** math.floor(math.log2(n))
+    return power_of_2(closest) + _paper_slopes(2 * closest)[0::2][: n - closest]
+
+
+POWERS_OF_TWO = tuple(2**p for p in range(9))  # 1 .. 256
+
+
+def _slopes_geometric() -> bool:
+    for n in POWERS_OF_TWO:
+        slopes = alibi_slopes(n)
+        exact = np.array([float(mpmath.power(2, mpmath.mpf(-8 * h) / n)) for h in range(1, n + 1)])
+        # within one ulp of the exact values (bit for bit powers of two for n <= 8)
+        if not np.all(np.abs(slopes - exact) <= np.spacing(exact)):
+            return False
+        if n <= 8 and not np.array_equal(slopes, exact):
+            return False
+        ratio = 2.0 ** (-8 / n)
+        if not (np.allclose(slopes[1:] / slopes[:-1], ratio, rtol=1e-15, atol=0) and abs(slopes[0] - ratio) <= np.spacing(ratio)):
+            return False
+    return True
+
+
+def _slopes_paper_rule() -> bool:
+    # The paper's start * start**i carries about i rounding errors; alibi_slopes is correctly rounded.
+    return all(np.allclose(alibi_slopes(n), _paper_slopes(n), rtol=n * 2.0**-52, atol=0) for n in range(1, 257))
+
+
+def _others_not_geometric() -> bool:
+    for n in range(3, 257):
+        if n in POWERS_OF_TWO:
+            continue
+        ratios = alibi_slopes(n)[1:] / alibi_slopes(n)[:-1]
+        if np.allclose(ratios, ratios[0], rtol=1e-9):
+            return False
+    return True
+
+
+@register("alibi-geometric", page=PAGE_ALIBI)
+def alibi_geometric() -> Theorem:
+    n = sympy.Symbol("n", positive=True)
+    h = sympy.Symbol("h", integer=True, positive=True)
+    p = sympy.Symbol("p", integer=True, nonnegative=True)
+    slope = 2 ** (-8 * h / n)
+    start = 2 ** (-8 / n)
+    # The paper's code for n = 2^p heads: start = 2^(-2^(-(log2 n - 3))), slopes start * start^i.
+    paper_start = 2 ** (-(2 ** (-(log(2**p, 2) - 3))))
+
+    def witness():
+        errors = []
+        with mp_context():
+            for n_heads in POWERS_OF_TWO + (512, 1024):
+                slopes = alibi_slopes(n_heads)
+                for head, value in enumerate(slopes, start=1):
+                    exact = mpmath.power(2, -mpmath.mpf(8 * head) / n_heads)
+                    errors.append((mpmath.mpf(float(value)) - exact) / exact)
+        return _largest(errors)
+
+    return Theorem(
+        id="alibi-geometric",
+        title="For n a power of two the ALiBi slopes are geometric, from 2^(-8/n) with ratio 2^(-8/n)",
+        statement=(
+            r"m_h = 2^{-8h/n},\ h = 1, \dots, n:\quad m_1 = 2^{-8/n},\quad \frac{m_{h+1}}{m_h} = 2^{-8/n};"
+            r"\ \text{the paper's start } 2^{-2^{-(\log_2 n - 3)}} \text{ is } 2^{-8/n}"
+        ),
+        assumptions=[
+            "n heads; the formula is symbolic in n > 0; the paper uses it for n = 2^p (p >= 0 an integer)",
+            "for other n the slopes are the c slopes of c = 2^floor(log2 n) heads followed by every other "
+            "slope of 2c heads (the paper's recursive code): checked, and not geometric",
+        ],
+        steps=[
+            Equal(paper_start, 2 ** (-8 / 2**p), "the paper's start for n = 2^p: 2^(-(p - 3)) = 8/2^p"),
+            Equal(start * start ** (h - 1), slope, "the paper's list start * start^(h-1) is 2^(-8h/n)"),
+            Equal(slope.subs(h, 1), start, "the first slope"),
+            Equal(slope.subs(h, h + 1) / slope, start, "the ratio of neighbours"),
+            Fact(
+                "alibi_slopes(n) is 2^(-8h/n) to within one ulp (bit for bit for n <= 8), with first slope and "
+                "neighbour ratios 2^(-8/n), for n = 1, 2, 4, ..., 256",
+                _slopes_geometric,
+                "the numpy function",
+            ),
+            Fact(
+                "alibi_slopes(n) matches the paper's recursive get_slopes for every n = 1 .. 256, to n ulps (the "
+                "paper's start * start**i accumulates one rounding per power)",
+                _slopes_paper_rule,
+                "the rule for head counts that are not powers of two",
+            ),
+            Fact(
+                "for n not a power of two (3 .. 255) the slopes are not geometric",
+                _others_not_geometric,
+                "the hypothesis is needed: the borrowed slopes start again between m_1 and m_2",
+            ),
+        ],
+        witness=Witness(
+            "alibi_slopes(n) vs 40-digit 2^(-8h/n), relative error, n = 1, 2, 4, ..., 1024",
+            witness,
+            2.3e-16,
+            licenses="alibi_slopes",
+        ),
+        negative_control=Equal(slope.subs(h, 1), sympy.Rational(1, 2), "first slope 1/2"),
+        negative_control_text=r"m_1 = \tfrac12 \text{ for every } n \text{ (true only for } n = 8\text{)}",
+    )
+
+
+# --------------------------------------------------------------------------
+def _softmax_symbolic(values):
+    exps = [exp(v) for v in values]
+    total = sum(exps)
+    return Matrix([e / total for e in exps])
+
+
+def _key_only_numpy_check() -> bool:
+    rng = np.random.default_rng(7)
+    for n_heads, n in ((1, 1), (1, 5), (4, 7), (8, 16), (12, 33), (16, 64)):
+        scores = rng.normal(scale=3.0, size=(n_heads, n, n))
+        relative = softmax(scores + alibi_bias(n_heads, n))
+        key_only = softmax(scores + alibi_key_bias(n_heads, n) + causal_mask(n))
+        if not np.allclose(relative, key_only, rtol=1e-13, atol=1e-16):
+            return False
+    row = rng.normal(size=50)
+    for c in (-1e3, -1.5, 7.0, 1e3, 1e5):
+        # up to the rounding of row + c itself: half an ulp of |c| + |row| in each exponent
+        rounding = 2 * np.spacing(abs(c) + np.abs(row).max()) + 1e-15
+        if not np.allclose(softmax(row + c), softmax(row), rtol=rounding, atol=0):
+            return False
+    return True
+
+
+@register("softmax-shift-invariance", page=PAGE_ALIBI)
+def softmax_shift_invariance() -> Theorem:
+    x = sympy.symbols("x_0:3", real=True)
+    c = sympy.Symbol("c", real=True)
+    scores = sympy.symbols("s_0:3", real=True)
+    i, j, m = sympy.symbols("i j m", real=True)
+    shifted = _softmax_symbolic([v + c for v in x])
+    factored = Matrix([exp(v) * exp(c) for v in x]) / (exp(c) * sum(exp(v) for v in x))
+
+    def witness():
+        rng = seeded("softmax-shift-invariance")
+        nrng = np.random.default_rng(rng.randrange(2**32))
+        errors = []
+        with mp_context():
+            # softmax of a shifted row (numpy subtracts the row's maximum) vs the 40-digit formula
+            # exp(x_i) / sum_j exp(x_j) on the very same float64 row, nothing subtracted
+            for _ in range(6):
+                row = nrng.normal(scale=4.0, size=7) + rng.choice((-700.0, -30.0, 0.5, 30.0, 700.0))
+                exps = [mpmath.exp(mpmath.mpf(float(v))) for v in row]
+                total = mpmath.fsum(exps)
+                errors += [mpmath.mpf(float(a)) - e / total for a, e in zip(softmax(row), exps)]
+            # key-only ALiBi (alibi_key_bias + mask) vs the 40-digit relative bias -m (i - j)
+            n_heads, size = 8, 12
+            raw = nrng.normal(size=(n_heads, size, size))
+            attention = softmax(raw + alibi_key_bias(n_heads, size) + causal_mask(size))
+            for head, slope in enumerate(alibi_slopes(n_heads)):
+                for query in range(size):
+                    exps = [
+                        mpmath.exp(mpmath.mpf(float(raw[head, query, key])) - mpmath.mpf(float(slope)) * (query - key))
+                        for key in range(query + 1)
+                    ]
+                    total = mpmath.fsum(exps)
+                    errors += [mpmath.mpf(float(attention[head, query, key])) - e / total for key, e in enumerate(exps)]
+                    errors += [mpmath.mpf(float(v)) for v in attention[head, query, query + 1:]]
+        return _largest(errors)
+
+    return Theorem(
+        id="softmax-shift-invariance",
+        title="Softmax ignores a constant added to a row, so key-only ALiBi equals relative ALiBi",
+        statement=(
+            r"\operatorname{softmax}(x + c\mathbf 1) = \operatorname{softmax}(x);\ \text{hence, row by row,}\ "
+            r"\operatorname{softmax}_j\big(s_{ij} - m(i - j)\big) = \operatorname{softmax}_j\big(s_{ij} + m j\big)"
+            r"\ \text{(the causal mask removes the same keys from both)}"
+        ),
+        assumptions=[
+            "x, c real; proved on a 3-vector (a row with three unmasked keys), the same for any length",
+            "the bias m j depends on the key j only (BLOOM's build_alibi_tensor); -m (i - j) is the "
+            "paper's; they differ by m i, a constant along row i",
+            "masked keys (-inf) get weight 0 in both; the mask is the same for both biases",
+        ],
+        steps=[
+            Chain(
+                shifted,
+                [
+                    (factored, "exp(x + c) = exp(x) exp(c)"),
+                    (_softmax_symbolic(x), "cancel exp(c) > 0"),
+                ],
+            ),
+            Equal(m * j - (-m * (i - j)), m * i, "key-only bias minus relative bias"),
+            Fact(
+                "the difference m j + m (i - j) has no key index j in it",
+                lambda: j not in sympy.expand(m * j + m * (i - j)).free_symbols,
+                "a constant along row i",
+            ),
+            Equal(
+                _softmax_symbolic([scores[key] - m * (i - key) for key in range(3)]),
+                _softmax_symbolic([scores[key] + m * key for key in range(3)]),
+                "the first step with c = m i, keys j = 0, 1, 2 of row i",
+            ),
+            Fact(
+                "softmax(scores + alibi_bias) == softmax(scores + alibi_key_bias + causal_mask) for "
+                "(heads, n) in (1, 1), (1, 5), (4, 7), (8, 16), (12, 33), (16, 64); softmax(row + c) == "
+                "softmax(row) for c in -1e3 .. 1e5 up to the rounding of row + c",
+                _key_only_numpy_check,
+                "the numpy functions",
+            ),
+        ],
+        witness=Witness(
+            "softmax of rows shifted by up to 700 (numpy subtracts the maximum) vs the 40-digit formula with "
+            "nothing subtracted; key-only ALiBi attention (alibi_key_bias + causal_mask, 8 heads, 12 positions) "
+            "vs 40-digit softmax with the relative bias -m (i - j); absolute error",
+            witness,
+            1e-14,
+            licenses="softmax",
+        ),
+        negative_control=Equal(_softmax_symbolic([c * v for v in x]), _softmax_symbolic(x), "scaling the row"),
+        negative_control_text=r"\operatorname{softmax}(c\,x) = \operatorname{softmax}(x)\ \text{(a temperature does change it)}",
+    )
