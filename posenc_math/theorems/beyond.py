@@ -704,3 +704,190 @@ def softmax_shift_invariance() -> Theorem:
         negative_control=Equal(_softmax_symbolic([c * v for v in x]), _softmax_symbolic(x), "scaling the row"),
         negative_control_text=r"\operatorname{softmax}(c\,x) = \operatorname{softmax}(x)\ \text{(a temperature does change it)}",
     )
+
+
+# --------------------------------------------------------------------------
+#: (bidirectional, num_buckets, max_distance) of T5's encoder and decoder (T5, T5 v1.1, Flan-T5, mT5).
+ENCODER = (True, 32, 128)
+DECODER = (False, 32, 128)
+#: Configurations for the claims that hold for every configuration.
+T5_CONFIGS = tuple(
+    (bidirectional, buckets, distance)
+    for bidirectional in (True, False)
+    for buckets in (8, 16, 32, 64, 128)
+    for distance in (32, 64, 128, 256, 1024)
+    if distance > (buckets // 2 if bidirectional else buckets) // 2
+)
+#: Offsets far beyond any max_distance, up to the int64 range.
+FAR = np.array([2**20, 2**31, 2**40, 2**62])
+
+
+def _half(bidirectional, buckets):
+    """T5's n: the buckets of one side (half of them when bidirectional)."""
+    return buckets // 2 if bidirectional else buckets
+
+
+def _buckets(offsets, config):
+    bidirectional, buckets, distance = config
+    return t5_bucket(offsets, bidirectional=bidirectional, num_buckets=buckets, max_distance=distance)
+
+
+def _span(config):
+    """Every offset whose bucket is not forced by the saturation fact: |r| <= 4 max_distance."""
+    return np.arange(-4 * config[2], 4 * config[2] + 1)
+
+
+def _exact_buckets() -> bool:
+    for config in T5_CONFIGS:
+        bidirectional, buckets, _ = config
+        n = _half(bidirectional, buckets)
+        offsets = _span(config)
+        got = _buckets(offsets, config)
+        distance = np.abs(offsets) if bidirectional else np.maximum(-offsets, 0)
+        small = distance < n // 2
+        expected = distance + (n * (offsets > 0) if bidirectional else 0)
+        if not np.array_equal(got[small], expected[small]):
+            return False
+        # one offset per small bucket: the decoder's bucket 0 also takes every future key
+        counts = np.bincount(got, minlength=buckets)
+        alone = offsets[small] if bidirectional else offsets[small & (offsets < 0)]
+        if not np.all(counts[got[np.isin(offsets, alone)]] == 1):
+            return False
+        if not bidirectional and not np.array_equal(offsets[got == 0], offsets[offsets >= 0]):
+            return False
+    return True
+
+
+def _saturates() -> bool:
+    for config in T5_CONFIGS:
+        bidirectional, buckets, max_distance = config
+        n = _half(bidirectional, buckets)
+        for sign in ((-1, 1) if bidirectional else (-1,)):
+            last = n - 1 + (n if sign > 0 else 0)
+            got = _buckets(sign * np.arange(0, 4 * max_distance + 1), config)  # index = distance
+            if np.any(np.diff(got) < 0) or got.max() != last:
+                return False
+            if not np.all(got[max_distance:] == last) or not np.all(_buckets(sign * FAR, config) == last):
+                return False
+    return True
+
+
+def _first_distance_of_last_bucket(config) -> int:
+    dist = np.arange(0, config[2] + 1)
+    got = _buckets(-dist, config)
+    return int(dist[got == got.max()].min())
+
+
+def _used(config) -> set:
+    return set(np.unique(_buckets(_span(config), config)).tolist())
+
+
+def _standard_usage() -> bool:
+    return (
+        _used(ENCODER) == set(range(32)) - {16}
+        and _used(DECODER) == set(range(32))
+        and _first_distance_of_last_bucket(ENCODER) == 91
+        and _first_distance_of_last_bucket(DECODER) == 113
+    )
+
+
+def _bidirectional_middle_unused() -> bool:
+    return all(
+        config[1] // 2 not in _used(config) and 0 in _used(config)
+        for config in T5_CONFIGS
+        if config[0]
+    )
+
+
+#: Configurations on which the witness compares with exact arithmetic.
+T5_WITNESS_CONFIGS = (ENCODER, DECODER, (True, 64, 256), (False, 16, 64), (False, 128, 512))
+
+
+def _exact_buckets_mp(offsets, config):
+    """T5's buckets in exact arithmetic (40-digit logarithms), one logarithm per distance."""
+    bidirectional, buckets, max_distance = config
+    n = _half(bidirectional, buckets)
+    exact = n // 2
+    per_distance = list(range(exact))  # distance -> bucket within its side
+    denominator = mpmath.log(mpmath.mpf(max_distance) / exact)
+    for distance in range(exact, max_distance + 1):
+        value = mpmath.log(mpmath.mpf(distance) / exact) / denominator * (n - exact)
+        nearest = mpmath.nint(value)
+        # an exact boundary (distance / exact a rational power of max_distance / exact) is that integer
+        whole = int(nearest) if abs(value - nearest) < mpmath.mpf(10) ** -30 else int(mpmath.floor(value))
+        per_distance.append(min(exact + whole, n - 1))
+    distance = np.abs(offsets) if bidirectional else np.maximum(-offsets, 0)
+    side = np.asarray(per_distance)[np.minimum(distance, max_distance)]  # monotone, clamped: n - 1 beyond
+    return side + (n * (offsets > 0) if bidirectional else 0)
+
+
+@register("t5-buckets", page=PAGE_RELATIVE)
+def t5_buckets() -> Theorem:
+    def witness():
+        mismatches = 0
+        with mp_context():
+            for config in T5_WITNESS_CONFIGS:
+                offsets = np.arange(-2 * config[2], 2 * config[2] + 1)
+                got = _buckets(offsets, config)
+                exact = _exact_buckets_mp(offsets, config)
+                mismatches += int(np.count_nonzero(got != exact))
+        return float(mismatches)
+
+    return Theorem(
+        id="t5-buckets",
+        title="T5's buckets: which are exact, where they saturate, and bucket 16 is never used",
+        statement=(
+            r"r = \text{key} - \text{query};\ n = \text{num\_buckets}/2 \text{ (bidirectional) or num\_buckets}:"
+            r"\ |r| < n/2 \text{ gets a bucket of its own};\ |r| \ge \text{max\_distance} \text{ shares the last};"
+            r"\ \text{T5's encoder (32, 128) never uses bucket 16; its last bucket starts at } |r| = 91"
+            r"\text{ (decoder: 113), not 128}"
+        ),
+        assumptions=[
+            "t5_bucket reproduces transformers' T5Attention._relative_position_bucket (float32 logarithm)",
+            "exhaustive over |r| <= 4 max_distance and r = 2^20, 2^31, 2^40, 2^62 for every configuration with "
+            "num_buckets in 8, 16, 32, 64, 128 and max_distance in 32, 64, 128, 256, 1024, both directions; "
+            "beyond that the buckets are constant (monotone, clamped at the last)",
+            "standard configuration: num_buckets 32, max_distance 128 (T5, T5 v1.1, Flan-T5, mT5); "
+            "encoder bidirectional, decoder unidirectional",
+        ],
+        steps=[
+            Fact(
+                "exact buckets: |r| < num_buckets/4 (bidirectional) or -r < num_buckets/2 (unidirectional) "
+                "gets bucket |r| (+ num_buckets/2 for r > 0), and no other offset shares it (the decoder's "
+                "bucket 0 also takes every future key r > 0)",
+                _exact_buckets,
+                "every configuration, every offset",
+            ),
+            Fact(
+                "buckets never decrease with the distance, and from max_distance on every offset is in the last "
+                "bucket of its side (n - 1, or 2n - 1 for keys after the query)",
+                _saturates,
+                "every configuration; so the enumeration covers every offset",
+            ),
+            Fact(
+                "bidirectional: bucket num_buckets/2 (distance 0 after the query) is never used, since r = 0 "
+                "goes to bucket 0",
+                _bidirectional_middle_unused,
+                "every bidirectional configuration",
+            ),
+            Fact(
+                "T5 32/128: the encoder uses every bucket but 16, the decoder all 32; the last bucket starts at "
+                "distance 91 (encoder) and 113 (decoder)",
+                _standard_usage,
+                "so 'saturates at max_distance' understates it: 91..127 already share the last bucket",
+            ),
+        ],
+        witness=Witness(
+            "t5_bucket (float32 logarithm, as the reference) vs the bucket in exact arithmetic (40-digit "
+            "logarithm) on |r| <= 2 max_distance: number of offsets that differ, for 32/128 both directions, "
+            "64/256, 16/64 and 128/512 unidirectional",
+            witness,
+            0.0,
+            licenses="t5_bucket",
+        ),
+        negative_control=Fact(
+            "every bucket 0 .. 31 is used by T5's encoder (bidirectional, 32 buckets, max_distance 128)",
+            lambda: _used(ENCODER) == set(range(32)),
+        ),
+        negative_control_text="the encoder uses all 32 buckets (bucket 16 is never reached)",
+    )
