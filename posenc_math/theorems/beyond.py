@@ -718,8 +718,9 @@ T5_CONFIGS = tuple(
     for distance in (32, 64, 128, 256, 1024)
     if distance > (buckets // 2 if bidirectional else buckets) // 2
 )
-#: Offsets far beyond any max_distance, up to the int64 range.
-FAR = np.array([2**20, 2**31, 2**40, 2**62])
+#: Distances far beyond any max_distance, up to the int64 range (the
+#: offset -2**63 is checked too: its distance does not fit in int64).
+FAR = np.array([2**20, 2**31, 2**40, 2**62, 2**63 - 1])
 
 
 def _half(bidirectional, buckets):
@@ -769,6 +770,8 @@ def _saturates() -> bool:
                 return False
             if not np.all(got[max_distance:] == last) or not np.all(_buckets(sign * FAR, config) == last):
                 return False
+        if _buckets(np.iinfo(np.int64).min, config) != n - 1:
+            return False
     return True
 
 
@@ -844,7 +847,8 @@ def t5_buckets() -> Theorem:
         ),
         assumptions=[
             "t5_bucket reproduces transformers' T5Attention._relative_position_bucket (float32 logarithm)",
-            "exhaustive over |r| <= 4 max_distance and r = 2^20, 2^31, 2^40, 2^62 for every configuration with "
+            "exhaustive over |r| <= 4 max_distance and |r| = 2^20, 2^31, 2^40, 2^62, 2^63 - 1 (and r = -2^63) for "
+            "every configuration with "
             "num_buckets in 8, 16, 32, 64, 128 and max_distance in 32, 64, 128, 256, 1024, both directions; "
             "beyond that the buckets are constant (monotone, clamped at the last)",
             "standard configuration: num_buckets 32, max_distance 128 (T5, T5 v1.1, Flan-T5, mT5); "
