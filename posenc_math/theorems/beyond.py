@@ -362,7 +362,7 @@ def rope_layout_permutation() -> Theorem:
         ),
         negative_control=Equal(half(P_inv * x, t), P_inv * inter(x, t), "the inverse permutation"),
         negative_control_text=(
-            r"\text{the inverse } \pi^{-1} = \operatorname{argsort}\pi = (0, 3, 1, 4, 2, 5)"
+            r"\text{for } d = 6\text{, the inverse } \pi^{-1} = \operatorname{argsort}\pi = (0, 3, 1, 4, 2, 5)"
             r"\text{ (the half-to-interleaved map) also turns interleaved RoPE into half RoPE}"
         ),
     )
@@ -840,10 +840,12 @@ def t5_buckets() -> Theorem:
         id="t5-buckets",
         title="T5's buckets: which are exact, where they saturate, and bucket 16 is never used",
         statement=(
-            r"r = \text{key} - \text{query};\ n = \text{num\_buckets}/2 \text{ (bidirectional) or num\_buckets}:"
-            r"\ |r| < n/2 \text{ gets a bucket of its own};\ |r| \ge \text{max\_distance} \text{ shares the last};"
-            r"\ \text{T5's encoder (32, 128) never uses bucket 16; its last bucket starts at } |r| = 91"
-            r"\text{ (decoder: 113), not 128}"
+            r"r = \text{key} - \text{query},\ B \text{ buckets},\ \text{max distance } D,\ "
+            r"n = B/2 \text{ (bidirectional) or } B \text{ (unidirectional)}:"
+            r"\ \text{each distance below } n/2 \text{ gets a bucket of its own (the decoder's bucket 0 also takes "
+            r"every later key)};\ |r| \ge D \text{ shares the last of its side};"
+            r"\ \text{bidirectionally, bucket } B/2 \text{ is never used. T5 } (B, D) = (32, 128)\text{: the encoder "
+            r"never uses bucket 16; the last bucket starts at } |r| = 91 \text{ (decoder: 113), not 128}"
         ),
         assumptions=[
             "t5_bucket reproduces transformers' T5Attention._relative_position_bucket (float32 logarithm)",
