@@ -1,5 +1,7 @@
 """posenc_math.encodings.relative: offsets, Shaw clipping, T5 buckets."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -56,6 +58,18 @@ def test_t5_bucket_exact_then_saturates():
     assert np.all(t5_bucket(-np.arange(128, 10**6, 997)) == 15)
     assert t5_bucket(-127) == 15 and t5_bucket(127) == 31
     assert t5_bucket(-(2**40)) == 15
+
+
+def test_t5_bucket_int64_extremes_saturate():
+    # -2**63 has no int64 distance: it used to come back as bucket -2**63
+    lowest, highest = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow warning either
+        assert t5_bucket(int(lowest)) == 15 and t5_bucket(int(highest)) == 31
+        assert t5_bucket(int(lowest), bidirectional=False) == 31
+        assert t5_bucket(int(highest), bidirectional=False) == 0
+        both = t5_bucket(np.array([lowest, lowest + 1, -1]), num_buckets=64, max_distance=1000)
+    assert both.tolist() == [31, 31, 1]
 
 
 def test_t5_bucket_encoder_never_uses_bucket_16():

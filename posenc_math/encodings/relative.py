@@ -173,6 +173,11 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     num_buckets = check_int("num_buckets", num_buckets, minimum=4 if bidirectional else 2)
     max_distance = check_int("max_distance", max_distance, minimum=1)
 
+    # -2**63 is the one int64 offset whose distance does not fit in int64
+    # (abs and negation overflow to -2**63, a negative "bucket").  Every
+    # distance from max_distance on shares the last bucket, so it is the
+    # bucket of -(2**63 - 1).
+    offsets = np.maximum(offsets, -np.iinfo(np.int64).max)
     buckets = np.zeros(offsets.shape, dtype=np.int64)
     n = num_buckets
     if bidirectional:
