@@ -42,7 +42,7 @@ def attention_permutation_equivariant() -> Theorem:
         steps += [
             Equal((p * x) * m * (p * x).T, p * (x * m * x.T) * p.T, f"{name}: scores of P X are P S P^T"),
             Equal(softmax_rows(p * s * p.T), p * softmax_rows(s) * p.T, f"{name}: softmax permutes with its rows and columns"),
-            Equal(p.T * p, sympy.eye(N_TOKENS), f"{name}: P^T P = I"),
+            Equal(sympy.MatMul(p.T, p, evaluate=False), sympy.eye(N_TOKENS), f"{name}: P^T P = I"),
             Chain(
                 softmax_rows(p * s * p.T) * (p * x) * v,
                 [

@@ -191,17 +191,17 @@ def rope_relative() -> Theorem:
         title="RoPE attention scores depend only on the offset",
         statement=(
             r"\langle R(m\omega)\,q,\ R(n\omega)\,k\rangle = \langle q,\ R((n-m)\omega)\,k\rangle"
-            r" = (q_0k_0 + q_1k_1)\cos(n-m)\omega + (q_1k_0 - q_0k_1)\sin(n-m)\omega,"
-            r"\quad R(\theta) = \begin{pmatrix}\cos\theta & -\sin\theta\\ \sin\theta & \cos\theta\end{pmatrix};"
-            r"\ \text{summed over the pairs, the score of a query at } m \text{ and a key at } n"
+            r" = (q_0k_0 + q_1k_1)\cos(n-m)\omega + (q_1k_0 - q_0k_1)\sin(n-m)\omega,\\"
+            r"R(\theta) = \begin{pmatrix}\cos\theta & -\sin\theta\\ \sin\theta & \cos\theta\end{pmatrix};\\"
+            r"\text{summed over the pairs, the score of a query at } m \text{ and a key at } n"
             r"\text{ is a function of } n - m \text{ alone}"
         ),
         assumptions=[
-            "m, n real positions of the query and the key; q, k real",
-            r"\omega > 0 (any frequency: every pair of every d, any base, any scaling rule)",
-            "proved on one generic pair with symbolic frequency and on d = 4 (half layout) with two "
-            "symbolic frequencies; each pair turns on its own, so the score is the sum over pairs for every d",
-            "the pairwise assembly is checked against rope() for d in "
+            "$m, n$ real positions of the query and the key; $q, k$ real",
+            r"$\omega > 0$ (any frequency: every pair of every $d$, any base, any scaling rule)",
+            "proved on one generic pair with symbolic frequency and on $d = 4$ (half layout) with two "
+            "symbolic frequencies; each pair turns on its own, so the score is the sum over pairs for every $d$",
+            "the pairwise assembly is checked against `rope()` for $d$ in "
             + ", ".join(map(str, ROPE_DIMS))
             + ", both layouts",
         ],
@@ -244,8 +244,8 @@ def rope_relative() -> Theorem:
         ),
         negative_control=Equal(score, _dot(q, rope_rotation((m_ - n_) * w) * k), "offset m - n"),
         negative_control_text=(
-            r"\langle R(m\omega)q, R(n\omega)k\rangle = \langle q, R((m-n)\omega)k\rangle"
-            r"\text{ (query minus key: the sign slip)}"
+            r"$\langle R(m\omega)q, R(n\omega)k\rangle = \langle q, R((m-n)\omega)k\rangle$"
+            r" (query minus key: the sign slip)"
         ),
     )
 
@@ -317,17 +317,17 @@ def rope_layout_permutation() -> Theorem:
         id="rope-layout-permutation",
         title="Half and interleaved RoPE give the same scores after a fixed permutation",
         statement=(
-            r"\pi = (0, 2, 4, \dots, d-2,\ 1, 3, \dots, d-1),\ \text{i.e. } \pi(s\,d/2 + j) = 2j + s:\quad"
+            r"\pi = (0, 2, 4, \dots, d-2,\ 1, 3, \dots, d-1),\ \text{i.e. } \pi(s\,d/2 + j) = 2j + s:\\"
             r"\mathrm{RoPE}_{\text{half}}(x_\pi, p) = \mathrm{RoPE}_{\text{interleaved}}(x, p)_\pi,"
-            r"\ \text{so}\ \langle \mathrm{RoPE}_{\text{half}}(q_\pi, m), \mathrm{RoPE}_{\text{half}}(k_\pi, n)\rangle"
+            r"\ \text{so}\\ \langle \mathrm{RoPE}_{\text{half}}(q_\pi, m), \mathrm{RoPE}_{\text{half}}(k_\pi, n)\rangle"
             r" = \langle \mathrm{RoPE}_{\text{interleaved}}(q, m), \mathrm{RoPE}_{\text{interleaved}}(k, n)\rangle"
         ),
         assumptions=[
-            "x_pi[i] = x[pi(i)]: what interleaved_to_half(d) returns; permuting the rows of a head's "
-            "W_q and W_k by pi (as conversion scripts do) permutes q and k by pi",
-            "the same frequencies omega_j for pair j in both layouts",
-            "proved symbolically for d = 6 with symbolic components and three symbolic frequencies; "
-            "checked against rope() and interleaved_to_half for d in " + ", ".join(map(str, ROPE_DIMS)),
+            r"$x_\pi[i] = x[\pi(i)]$, with $\pi$ what `interleaved_to_half(d)` returns; permuting the rows "
+            r"of a head's $W_Q$ and $W_K$ by $\pi$ (as conversion scripts do) permutes $q$ and $k$ by $\pi$",
+            r"the same frequencies $\omega_j$ for pair $j$ in both layouts",
+            "proved symbolically for $d = 6$ with symbolic components and three symbolic frequencies; "
+            "checked against `rope()` and `interleaved_to_half` for $d$ in " + ", ".join(map(str, ROPE_DIMS)),
         ],
         steps=[
             Equal(P * x, Matrix([x[i] for i in perm]), "the permutation pi as a matrix: row i picks x[pi(i)]"),
@@ -336,7 +336,7 @@ def rope_layout_permutation() -> Theorem:
                 P * inter(x, t),
                 "half-layout pair j of x_pi is (x_2j, x_2j+1), interleaved pair j of x: same rotation",
             ),
-            Equal(P.T * P, sympy.eye(dim), "a permutation matrix is orthogonal"),
+            Equal(sympy.MatMul(P.T, P, evaluate=False), sympy.eye(dim), "a permutation matrix is orthogonal"),
             Chain(
                 score_half,
                 [
@@ -362,8 +362,8 @@ def rope_layout_permutation() -> Theorem:
         ),
         negative_control=Equal(half(P_inv * x, t), P_inv * inter(x, t), "the inverse permutation"),
         negative_control_text=(
-            r"\text{for } d = 6\text{, the inverse } \pi^{-1} = \operatorname{argsort}\pi = (0, 3, 1, 4, 2, 5)"
-            r"\text{ (the half-to-interleaved map) also turns interleaved RoPE into half RoPE}"
+            r"for $d = 6$, the inverse $\pi^{-1} = \operatorname{argsort}\pi = (0, 3, 1, 4, 2, 5)$"
+            r" (the half-to-interleaved map) also turns interleaved RoPE into half RoPE"
         ),
     )
 
@@ -435,13 +435,13 @@ def ntk_base() -> Theorem:
         title="The NTK-aware base b s^(d/(d-2)) slows the slowest pair by s and keeps the fastest",
         statement=(
             r"\omega_i(b) = b^{-2i/d}:\quad \omega_0(b') = \omega_0(b)\ \text{and}\ "
-            r"\omega_{d/2-1}(b') = \frac{\omega_{d/2-1}(b)}{s} \iff b' = b\,s^{d/(d-2)};"
-            r"\ \text{in between } \omega_i(b') = \omega_i(b)\, s^{-2i/(d-2)}"
+            r"\omega_{d/2-1}(b') = \frac{\omega_{d/2-1}(b)}{s} \iff b' = b\,s^{d/(d-2)};\\"
+            r"\text{in between } \omega_i(b') = \omega_i(b)\, s^{-2i/(d-2)}"
         ),
         assumptions=[
-            "b > 0 the trained base, s > 0 the context stretch (s >= 1 in use)",
-            "d even, d >= 4, written d = 2q + 4 with q >= 0 an integer",
-            "the condition is solved for beta' = log b' (a linear equation; b' = e^beta' > 0)",
+            r"$b > 0$ the trained base, $s > 0$ the context stretch ($s \ge 1$ in use)",
+            r"$d$ even, $d \ge 4$, written $d = 2q + 4$ with $q \ge 0$ an integer",
+            r"the condition is solved for $\beta' = \log b'$ (a linear equation; $b' = e^{\beta'} > 0$)",
         ],
         steps=[
             Equal(freq(new, 0), 1, "i = 0: the fastest pair has frequency 1 for every base"),
@@ -475,7 +475,7 @@ def ntk_base() -> Theorem:
             licenses="ntk_aware_base",
         ),
         negative_control=Equal(freq(b * s, lowest), freq(b, lowest) / s, "base times s"),
-        negative_control_text=r"b' = b\,s \text{ (multiplying the base by the stretch) divides the slowest frequency by } s",
+        negative_control_text=r"$b' = b\,s$ (multiplying the base by the stretch) divides the slowest frequency by $s$",
     )
 
 
@@ -550,13 +550,13 @@ def alibi_geometric() -> Theorem:
         id="alibi-geometric",
         title="For n a power of two the ALiBi slopes are geometric, from 2^(-8/n) with ratio 2^(-8/n)",
         statement=(
-            r"m_h = 2^{-8h/n},\ h = 1, \dots, n:\quad m_1 = 2^{-8/n},\quad \frac{m_{h+1}}{m_h} = 2^{-8/n};"
-            r"\ \text{the paper's start } 2^{-2^{-(\log_2 n - 3)}} \text{ is } 2^{-8/n}"
+            r"m_h = 2^{-8h/n},\ h = 1, \dots, n:\quad m_1 = 2^{-8/n},\quad \frac{m_{h+1}}{m_h} = 2^{-8/n};\\"
+            r"\text{the paper's start } 2^{-2^{-(\log_2 n - 3)}} \text{ is } 2^{-8/n}"
         ),
         assumptions=[
-            "n heads; the formula is symbolic in n > 0; the paper uses it for n = 2^p (p >= 0 an integer)",
-            "for other n the slopes are the c slopes of c = 2^floor(log2 n) heads followed by every other "
-            "slope of 2c heads (the paper's recursive code): checked, and not geometric",
+            r"$n$ heads; the formula is symbolic in $n > 0$; the paper uses it for $n = 2^p$ ($p \ge 0$ an integer)",
+            r"for other $n$ the slopes are the $c$ slopes of $c = 2^{\lfloor \log_2 n\rfloor}$ heads followed by "
+            "every other slope of $2c$ heads (the paper's recursive code): checked, and not geometric",
         ],
         steps=[
             Equal(paper_start, 2 ** (-8 / 2**p), "the paper's start for n = 2^p: 2^(-(p - 3)) = 8/2^p"),
@@ -588,7 +588,7 @@ def alibi_geometric() -> Theorem:
             licenses="alibi_slopes",
         ),
         negative_control=Equal(slope.subs(h, 1), sympy.Rational(1, 2), "first slope 1/2"),
-        negative_control_text=r"m_1 = \tfrac12 \text{ for every } n \text{ (true only for } n = 8\text{)}",
+        negative_control_text=r"$m_1 = \tfrac12$ for every $n$ (true only for $n = 8$)",
     )
 
 
@@ -656,15 +656,15 @@ def softmax_shift_invariance() -> Theorem:
         id="softmax-shift-invariance",
         title="Softmax ignores a constant added to a row, so key-only ALiBi equals relative ALiBi",
         statement=(
-            r"\operatorname{softmax}(x + c\mathbf 1) = \operatorname{softmax}(x);\ \text{hence, row by row,}\ "
+            r"\operatorname{softmax}(x + c\mathbf 1) = \operatorname{softmax}(x);\ \text{hence, row by row,}\\"
             r"\operatorname{softmax}_j\big(s_{ij} - m(i - j)\big) = \operatorname{softmax}_j\big(s_{ij} + m j\big)"
             r"\ \text{(the causal mask removes the same keys from both)}"
         ),
         assumptions=[
-            "x, c real; proved on a 3-vector (a row with three unmasked keys), the same for any length",
-            "the bias m j depends on the key j only (BLOOM's build_alibi_tensor); -m (i - j) is the "
-            "paper's; they differ by m i, a constant along row i",
-            "masked keys (-inf) get weight 0 in both; the mask is the same for both biases",
+            "$x, c$ real; proved on a 3-vector (a row with three unmasked keys), the same for any length",
+            "the bias $m j$ depends on the key $j$ only (BLOOM's `build_alibi_tensor`); $-m (i - j)$ is the "
+            "paper's; they differ by $m i$, a constant along row $i$",
+            r"masked keys ($-\infty$) get weight 0 in both; the mask is the same for both biases",
         ],
         steps=[
             Chain(
@@ -702,7 +702,7 @@ def softmax_shift_invariance() -> Theorem:
             licenses="softmax",
         ),
         negative_control=Equal(_softmax_symbolic([c * v for v in x]), _softmax_symbolic(x), "scaling the row"),
-        negative_control_text=r"\operatorname{softmax}(c\,x) = \operatorname{softmax}(x)\ \text{(a temperature does change it)}",
+        negative_control_text=r"$\operatorname{softmax}(c\,x) = \operatorname{softmax}(x)$ (a temperature does change it)",
     )
 
 
@@ -841,19 +841,19 @@ def t5_buckets() -> Theorem:
         title="T5's buckets: which are exact, where they saturate, and bucket 16 is never used",
         statement=(
             r"r = \text{key} - \text{query},\ B \text{ buckets},\ \text{max distance } D,\ "
-            r"n = B/2 \text{ (bidirectional) or } B \text{ (unidirectional)}:"
-            r"\ \text{each distance below } n/2 \text{ gets a bucket of its own (the decoder's bucket 0 also takes "
-            r"every later key)};\ |r| \ge D \text{ shares the last of its side};"
-            r"\ \text{bidirectionally, bucket } B/2 \text{ is never used. T5 } (B, D) = (32, 128)\text{: the encoder "
-            r"never uses bucket 16; the last bucket starts at } |r| = 91 \text{ (decoder: 113), not 128}"
+            r"n = B/2 \text{ (bidirectional) or } B \text{ (unidirectional)}:\\"
+            r"\text{each distance below } n/2 \text{ gets a bucket of its own (the decoder's bucket 0 also takes "
+            r"every later key)};\\ |r| \ge D \text{ shares the last of its side};"
+            r"\ \text{bidirectionally, bucket } B/2 \text{ is never used.}\\ \text{T5 } (B, D) = (32, 128)\text{: the encoder "
+            r"never uses bucket 16;}\\ \text{the last bucket starts at } |r| = 91 \text{ (decoder: 113), not 128}"
         ),
         assumptions=[
-            "t5_bucket reproduces transformers' T5Attention._relative_position_bucket (float32 logarithm)",
-            "exhaustive over |r| <= 4 max_distance and |r| = 2^20, 2^31, 2^40, 2^62, 2^63 - 1 (and r = -2^63) for "
+            "`t5_bucket` reproduces transformers' `T5Attention._relative_position_bucket` (float32 logarithm)",
+            r"exhaustive over $|r| \le 4D$ and $|r| = 2^{20}, 2^{31}, 2^{40}, 2^{62}, 2^{63} - 1$ (and $r = -2^{63}$) for "
             "every configuration with "
-            "num_buckets in 8, 16, 32, 64, 128 and max_distance in 32, 64, 128, 256, 1024, both directions; "
+            "$B$ in 8, 16, 32, 64, 128 and $D$ in 32, 64, 128, 256, 1024, both directions; "
             "beyond that the buckets are constant (monotone, clamped at the last)",
-            "standard configuration: num_buckets 32, max_distance 128 (T5, T5 v1.1, Flan-T5, mT5); "
+            "standard configuration: $B = 32$, $D = 128$ (T5, T5 v1.1, Flan-T5, mT5); "
             "encoder bidirectional, decoder unidirectional",
         ],
         steps=[

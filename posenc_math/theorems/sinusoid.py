@@ -706,7 +706,7 @@ def layout_permutation() -> Theorem:
         ],
         steps=[
             Equal(inter * perm, split, "column 2i goes to i, column 2i+1 to d/2 + i"),
-            Equal(perm * perm.T, sympy.eye(dim), "a permutation matrix is orthogonal"),
+            Equal(sympy.MatMul(perm, perm.T, evaluate=False), sympy.eye(dim), "a permutation matrix is orthogonal"),
             Chain(
                 ((u * perm) * (v * perm).T)[0],
                 [(((u * perm * perm.T) * v.T)[0], "transpose of a product"), ((u * v.T)[0], "P P^T = I")],
