@@ -21,8 +21,9 @@ convention:
 Tables and rotations are computed in float64 with accurate angles: they
 are what the codebase's formula means, not what its float32 arithmetic
 rounds it to.  The number formats are in the fields ``position_dtype``,
-``frequency_dtype`` and ``angle_dtype``; :func:`posenc_math.precision.
-computed_angles` evaluates a formula in those formats.
+``frequency_dtype`` and ``angle_dtype``;
+:func:`posenc_math.precision.computed_angles` evaluates a formula in those
+formats.
 
 Sources were read at the commits and releases named in each record's
 ``source``; the tests re-implement each formula from that source and
@@ -81,8 +82,8 @@ class Convention:
         Repository, path and commit or release that was read.
     cite : tuple of str
         Bibliography keys.
-    spacing : {"paper", "tensor2tensor"} or None
-        Exponent denominator ``d / 2`` (paper) or ``d // 2 - 1``.
+    spacing : str or None
+        ``"paper"`` or ``"tensor2tensor"``: exponent denominator ``d / 2`` (paper) or ``d // 2 - 1``.
     pair_layout : str or None
         ``"split"``/``"interleaved"`` for tables, ``"half"``/``"interleaved"``
         for rotations.
@@ -124,6 +125,7 @@ class Convention:
 
 _HF = "huggingface/transformers 5.23.0 (PyPI), src/transformers/models/"
 
+#: The fourteen conventions, in the order of the conventions page.
 CONVENTIONS: tuple[Convention, ...] = (
     Convention(
         name="tensor2tensor",

@@ -43,7 +43,8 @@ def log_positions(stop, count=120) -> np.ndarray:
 def phase_error_growth(positions, dim=128, *, base=10000.0, scenarios=None):
     """Largest phase error over the pairs, against the position, per scenario.
 
-    One line per scenario (default :data:`SCENARIOS`): ``max_j |computed -
+    One line per scenario (default ``SCENARIOS``: everything in bfloat16, in float16, in float32, and
+    bfloat16 positions with float32 angles): ``max_j |computed -
     exact|`` from :func:`posenc_math.precision.phase_error`, on log-log axes,
     with the one-rounding bound ``p u`` of each format dashed in grey.
     Positions a format cannot hold (float16 beyond 65,504) leave a gap.
