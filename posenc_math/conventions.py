@@ -712,34 +712,27 @@ def convention_bias(name, n_queries, n_keys=None, *, n_heads=8, past_length=0) -
     return slopes * (keys - (n_keys - 1))[None, :]
 
 
-_OVERVIEW_COLUMNS = ("codebase", "kind", "layout", "denominator")
-
-
 def conventions_overview() -> str:
-    """A narrow Markdown table: name, kind, pair layout, denominator.
+    """A narrow Markdown table: name, pairs, denominator (grouped by kind).
 
     Examples
     --------
     >>> print(conventions_overview().splitlines()[0])
-    | convention | kind | pairs | denominator |
+    | convention | pairs | denominator |
     """
-    short = {
-        "split": "split",
-        "interleaved": "interleaved",
-        "half": "half",
-    }
-    lines = ["| convention | kind | pairs | denominator |", "|---|---|---|---|"]
+    lines = ["| convention | pairs | denominator |", "|---|---|---|"]
     for row in CONVENTIONS:
-        pairs = short.get(row.pair_layout, "none")
         if row.kind in ("relative bias", "linear bias"):
-            denominator = "-"
-        elif row.spacing == "tensor2tensor":
-            denominator = "$m - 1$"
-        elif row.name in ("hf-gptj", "x-transformers"):
-            denominator = "$r$ (rotary dim)"
+            pairs, denominator = f"none ({row.kind})", "-"
         else:
-            denominator = "$d$"
-        lines.append(f"| {row.name} | {row.kind} | {pairs} | {denominator} |")
+            pairs = row.pair_layout
+            if row.spacing == "tensor2tensor":
+                denominator = "$m - 1$"
+            elif row.name in ("hf-gptj", "x-transformers"):
+                denominator = "$r$"
+            else:
+                denominator = "$d$"
+        lines.append(f"| {row.name} | {pairs} | {denominator} |")
     return "\n".join(lines)
 
 
