@@ -33,7 +33,7 @@ from .encodings import (
     translation_matrix,
     wavelengths,
 )
-from . import pretrained
+from . import conventions, precision, pretrained
 
 __version__ = "0.1.0"
 
@@ -59,6 +59,8 @@ __all__ = [
     "dot_product_attention",
     "embedding_lookup",
     "learned_table",
+    "conventions",
+    "precision",
     "pretrained",
     "principal_components",
     "frequencies",

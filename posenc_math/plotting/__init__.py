@@ -21,6 +21,7 @@ from .learned import (
     similarity_matrices,
     step_sizes,
 )
+from .precision import log_positions, phase_error_growth, position_spacing
 from .sinusoid import bits_and_waves, clock_hands, offset_curve, table_panels, wavelength_plot
 from .tables import heatmap
 
@@ -31,6 +32,9 @@ __all__ = [
     "rope_score_decay",
     "shaw_clipping_map",
     "t5_bucket_map",
+    "log_positions",
+    "phase_error_growth",
+    "position_spacing",
     "bits_and_waves",
     "clock_hands",
     "offset_curve",

@@ -1,0 +1,151 @@
+"""Figures for the precision page: phase error against position, and positions
+as low-precision formats hold them.
+
+Each helper computes what it draws with :mod:`posenc_math.precision` (exact
+angles from mpmath), draws nothing random and returns the
+:class:`matplotlib.figure.Figure`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validate import check_int
+from ..precision import largest_exact_position, phase_error, phase_error_bound, unit_roundoff
+
+__all__ = ["log_positions", "phase_error_growth", "position_spacing"]
+
+_COLOURS = {"bfloat16": "#D55E00", "float16": "#0072B2", "float32": "#009E73", "float64": "#000000"}
+_STYLES = {"bfloat16": "-", "float16": "--", "float32": "-.", "float64": ":"}
+
+#: The scenarios of :func:`phase_error_growth`: label -> formats.
+SCENARIOS = {
+    "all bfloat16": dict(position_dtype="bfloat16", frequency_dtype="bfloat16", angle_dtype="bfloat16"),
+    "all float16": dict(position_dtype="float16", frequency_dtype="float16", angle_dtype="float16"),
+    "all float32": dict(position_dtype="float32", frequency_dtype="float32", angle_dtype="float32"),
+    "positions bfloat16, rest float32": dict(position_dtype="bfloat16", frequency_dtype="float32", angle_dtype="float32"),
+}
+
+
+def log_positions(stop, count=120) -> np.ndarray:
+    """About ``count`` distinct integers from 1 to ``stop``, evenly spaced on a log scale.
+
+    Examples
+    --------
+    >>> log_positions(1000, 10)
+    array([   1,    2,    5,   10,   22,   46,  100,  215,  464, 1000])
+    """
+    stop = check_int("stop", stop, minimum=2)
+    count = check_int("count", count, minimum=2)
+    return np.unique(np.round(np.geomspace(1, stop, count)).astype(np.int64))
+
+
+def phase_error_growth(positions, dim=128, *, base=10000.0, scenarios=None):
+    """Largest phase error over the pairs, against the position, per scenario.
+
+    One line per scenario (default ``SCENARIOS``: everything in bfloat16, in float16, in float32, and
+    bfloat16 positions with float32 angles): ``max_j |computed -
+    exact|`` from :func:`posenc_math.precision.phase_error`, on log-log axes,
+    with the one-rounding bound ``p u`` of each format dashed in grey.
+    Positions a format cannot hold (float16 beyond 65,504) leave a gap.
+
+    Parameters
+    ----------
+    positions : array_like of int
+        Positions >= 1, e.g. :func:`log_positions`.
+    dim : int, default 128
+    base : float, default 10000.0
+    scenarios : dict, optional
+        Label -> keyword arguments of :func:`~posenc_math.precision.computed_angles`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> figure = phase_error_growth([1, 10, 100], dim=8)
+    >>> figure.axes[0].get_xscale(), figure.axes[0].get_yscale()
+    ('log', 'log')
+    """
+    import matplotlib.pyplot as plt
+
+    positions = np.asarray(positions)
+    scenarios = SCENARIOS if scenarios is None else scenarios
+    figure, axes = plt.subplots(figsize=(8, 4.6), layout="constrained")
+    for label, formats in scenarios.items():
+        error = np.abs(phase_error(positions, dim, base=base, **formats))
+        with np.errstate(all="ignore"):
+            worst = np.where(np.isnan(error).any(axis=1), np.nan, np.nanmax(np.nan_to_num(error, nan=0.0), axis=1))
+        worst = np.where(worst > 0, worst, np.nan)  # exact angles have no place on a log axis
+        kind = formats.get("angle_dtype", "float64")
+        if label.startswith("positions"):
+            # rounded and exact positions alternate: dots, not a line
+            axes.loglog(positions, worst, ".", color="#CC79A7", markersize=4, label=label)
+        else:
+            axes.loglog(positions, worst, _STYLES[kind], color=_COLOURS[kind], linewidth=1.5, label=label)
+    for name in ("bfloat16", "float16", "float32"):
+        axes.loglog(positions, phase_error_bound(positions, name), color="0.6", linewidth=0.7, linestyle=(0, (4, 3)))
+        where = min(float(positions[-1]), 8.0 / unit_roundoff(name))
+        axes.annotate(f"p u ({name})", (where, where * unit_roundoff(name)), xytext=(-4, 3),
+                      textcoords="offset points", ha="right", fontsize=7, color="0.35")
+    axes.axhline(np.pi, color="0.3", linewidth=0.8)
+    axes.annotate("pi: the angle is meaningless", (positions[0], np.pi), xytext=(2, 3),
+                  textcoords="offset points", fontsize=8, color="0.3")
+    axes.set_ylim(top=20.0)
+    axes.set_xlabel("position p")
+    axes.set_ylabel("largest phase error over the pairs (rad)")
+    axes.set_title(f"angle p w_j against mpmath, dim {dim}, base {base:g}")
+    axes.legend(fontsize=8, frameon=False, loc="lower right")
+    return figure
+
+
+def position_spacing(stop=10**8, *, formats=("bfloat16", "float16", "float32")):
+    """The gap between neighbouring numbers each format holds, near each position.
+
+    Positions ``p`` and ``p + 1`` stay distinct while the gap is at most 1;
+    it doubles at every power of two.  Computed with ``numpy.spacing`` in
+    each format at every power of two up to ``stop`` (float16 ends at its
+    largest number, 65,504).  The last exact position of each format
+    (:func:`~posenc_math.precision.largest_exact_position`) is marked.
+
+    Parameters
+    ----------
+    stop : int, default 10**8
+    formats : sequence of str
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> line = position_spacing(2**12, formats=("bfloat16",)).axes[0].get_lines()[0]
+    >>> line.get_ydata()[[0, 8, 9, 12]].tolist()     # at 1, 256, 512, 4096
+    [0.0078125, 2.0, 4.0, 32.0]
+    """
+    import matplotlib.pyplot as plt
+
+    from ..analysis import resolve_float_dtype
+
+    stop = check_int("stop", stop, minimum=2)
+    powers = 2.0 ** np.arange(int(np.log2(stop)) + 1)
+    figure, axes = plt.subplots(figsize=(8, 4.2), layout="constrained")
+    for name in formats:
+        dtype = resolve_float_dtype(name)
+        finite = powers[powers <= float(np.finfo(np.float32).max if name != "float16" else 65504.0)]
+        gaps = np.spacing(finite.astype(dtype)).astype(np.float64)
+        axes.step(finite, gaps, where="post", color=_COLOURS[name], linestyle=_STYLES[name], linewidth=1.5, label=name)
+        limit = largest_exact_position(name)
+        axes.plot([limit], [float(np.spacing(dtype.type(limit)))], "o", color=_COLOURS[name], markersize=5)
+        axes.annotate(f"{limit:,}", (limit, float(np.spacing(dtype.type(limit)))), xytext=(5, -12),
+                      textcoords="offset points", fontsize=8, color=_COLOURS[name])
+    axes.axhline(1.0, color="0.3", linewidth=0.8)
+    axes.annotate("gap 1: neighbours still distinct", (powers[0], 1.0), xytext=(2, 4), textcoords="offset points",
+                  fontsize=8, color="0.3")
+    axes.set_xscale("log", base=2)
+    axes.set_yscale("log", base=2)
+    axes.set_xlabel("position p")
+    axes.set_ylabel("gap to the next number held")
+    axes.legend(fontsize=8, frameon=False, loc="upper left")
+    return figure

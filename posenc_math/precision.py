@@ -1,0 +1,315 @@
+"""Phase errors of sinusoidal and rotary angles held in low precision.
+
+An implementation computes the angle ``p w_j`` of position ``p`` and pair
+``j`` from two numbers, the position and the frequency, each held in some
+number format, and rounds their product to a third.  This module evaluates
+exactly that: every input is rounded to its format, the product is formed
+exactly and rounded once to the angle's format (the best any hardware does
+in that format), and the result is compared with the exact angle from
+mpmath.
+
+* :func:`exact_angles`: ``p * base ** (-2 j / dim)`` reduced modulo 2 pi,
+  from mpmath at 40 digits;
+* :func:`computed_angles`: the same angle with the positions, frequencies
+  and product held in chosen formats (``float16``, ``bfloat16`` via
+  ``ml_dtypes``, ``float32``, ``float64``);
+* :func:`phase_error`: their difference, wrapped to ``[-pi, pi]``;
+* :func:`first_merged_position`: the first position whose angles all equal
+  those of the position before it, so that the encoding can no longer tell
+  the two apart;
+* :func:`largest_exact_position`: the format's limit on positions;
+* :func:`phase_error_bound`: the rounding bound ``|p w| u`` that explains
+  why float32 angles are accurate enough for today's contexts and
+  half-precision ones are not.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+
+from ._validate import check_base, check_choice, check_int, check_table_fits
+from .analysis import _finfo, exact_integer_limit, resolve_float_dtype
+
+__all__ = [
+    "FORMATS",
+    "exact_angles",
+    "computed_angles",
+    "phase_error",
+    "first_merged_position",
+    "largest_exact_position",
+    "unit_roundoff",
+    "phase_error_bound",
+    "rounded_positions",
+]
+
+#: The number formats this module knows, narrowest first.
+FORMATS = ("bfloat16", "float16", "float32", "float64")
+
+
+def _dtype(name, value):
+    if isinstance(value, str):
+        check_choice(name, value, FORMATS)
+    return resolve_float_dtype(value)
+
+
+def _positions(positions) -> np.ndarray:
+    positions = np.asarray(positions)
+    if positions.dtype == np.bool_ or positions.dtype.kind not in "iu" or positions.ndim != 1:
+        raise TypeError(
+            f"positions must be a 1-D array of integers, got dtype {positions.dtype}, shape {positions.shape}"
+        )
+    if positions.size and int(np.abs(positions).max()) >= 2**53:
+        raise ValueError("positions must be below 2**53 in magnitude (exact in float64)")
+    return positions.astype(np.int64)
+
+
+def _pairs(dim) -> int:
+    dim = check_int("dim", dim, minimum=2)
+    if dim % 2:
+        raise ValueError(f"dim must be even (sine/cosine pairs), got dim={dim}")
+    return dim // 2
+
+
+def exact_angles(positions, dim, *, base=10000.0, digits=40) -> np.ndarray:
+    """Exact angles ``p * base ** (-2 j / dim)``, reduced to ``[-pi, pi]``.
+
+    Computed with mpmath at ``digits`` significant digits, so the float64
+    result is the exact angle correctly rounded.
+
+    Parameters
+    ----------
+    positions : array_like of int, shape (n,)
+    dim : int
+        Even width (``dim // 2`` pairs).
+    base : float, default 10000.0
+    digits : int, default 40
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n, dim // 2)``, float64.
+
+    Examples
+    --------
+    >>> exact_angles([1, 7], 4).round(6)
+    array([[1.      , 0.01    ],
+           [0.716815, 0.07    ]])
+    """
+    positions = _positions(positions)
+    n_pairs = _pairs(dim)
+    base = check_base(base)
+    digits = check_int("digits", digits, minimum=20)
+    check_table_fits((positions.size, n_pairs), 8, f"{positions.size} positions, dim={dim}")
+    out = np.empty((positions.size, n_pairs), dtype=np.float64)
+    with mpmath.workdps(digits):
+        two_pi = 2 * mpmath.pi
+        freqs = [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * j) / dim) for j in range(n_pairs)]
+        for row, position in enumerate(positions.tolist()):
+            for j, freq in enumerate(freqs):
+                angle = mpmath.mpf(position) * freq
+                out[row, j] = float(angle - two_pi * mpmath.nint(angle / two_pi))
+    return out
+
+
+def rounded_positions(positions, dtype) -> np.ndarray:
+    """Positions as ``dtype`` holds them, back in float64.
+
+    Examples
+    --------
+    >>> rounded_positions([255, 256, 257, 258, 259], "bfloat16")
+    array([255., 256., 256., 258., 260.])
+    >>> rounded_positions([65519, 65520], "float16")     # float16 tops out at 65504
+    array([65504.,    inf])
+    """
+    positions = _positions(positions)
+    dtype = _dtype("dtype", dtype)
+    with np.errstate(over="ignore"):
+        return positions.astype(np.float64).astype(dtype).astype(np.float64)
+
+
+def computed_angles(
+    positions,
+    dim,
+    *,
+    base=10000.0,
+    position_dtype="float64",
+    frequency_dtype="float64",
+    angle_dtype="float64",
+) -> np.ndarray:
+    """Angles ``p w_j`` as code computes them with numbers held in given formats.
+
+    The position ``p`` is rounded to ``position_dtype``, the exact frequency
+    ``base ** (-2 j / dim)`` to ``frequency_dtype``, and their product (formed
+    exactly) to ``angle_dtype``.  For example:
+
+    * Hugging Face Llama: everything float32;
+    * a model cast to bfloat16 whose rotary buffers follow it (the bug
+      reports cited on the precision page): everything bfloat16;
+    * rotary-embedding-torch with bfloat16 queries: positions bfloat16,
+      frequencies and angles float32.
+
+    Parameters
+    ----------
+    positions : array_like of int, shape (n,)
+    dim : int
+        Even width.
+    base : float, default 10000.0
+    position_dtype, frequency_dtype, angle_dtype : str
+        One of ``"bfloat16"``, ``"float16"``, ``"float32"``, ``"float64"``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n, dim // 2)``, float64 holding values of ``angle_dtype``
+        (not reduced modulo 2 pi: that is what the code passes to sin and
+        cos).  A position beyond the format's range is ``inf``.
+
+    Examples
+    --------
+    >>> computed_angles([257], 4, position_dtype="bfloat16")
+    array([[256.  ,   2.56]])
+    >>> computed_angles([1857], 32, position_dtype="float16", frequency_dtype="float16",
+    ...                 angle_dtype="float16")[0, 1].item()   # GPT-NeoX issue 1003
+    1045.0
+    """
+    positions = _positions(positions)
+    n_pairs = _pairs(dim)
+    base = check_base(base)
+    position_dtype = _dtype("position_dtype", position_dtype)
+    frequency_dtype = _dtype("frequency_dtype", frequency_dtype)
+    angle_dtype = _dtype("angle_dtype", angle_dtype)
+    check_table_fits((positions.size, n_pairs), 16, f"{positions.size} positions, dim={dim}")
+    exponents = np.arange(n_pairs, dtype=np.longdouble) * 2 / np.longdouble(dim)
+    freqs = np.power(np.longdouble(base), -exponents)
+    with np.errstate(over="ignore", invalid="ignore"):
+        held_positions = positions.astype(np.float64).astype(position_dtype).astype(np.longdouble)
+        held_freqs = freqs.astype(np.float64).astype(frequency_dtype).astype(np.longdouble)
+        product = np.outer(held_positions, held_freqs)
+        if angle_dtype == np.float64:
+            return product.astype(np.float64)
+        return product.astype(np.float64).astype(angle_dtype).astype(np.float64)
+
+
+def phase_error(positions, dim, *, base=10000.0, **formats) -> np.ndarray:
+    """Computed minus exact angle, wrapped to ``[-pi, pi]``.
+
+    Parameters
+    ----------
+    positions, dim, base
+        As in :func:`computed_angles`.
+    **formats
+        ``position_dtype``, ``frequency_dtype``, ``angle_dtype`` as in
+        :func:`computed_angles`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n, dim // 2)``; ``nan`` where the position overflowed.
+
+    Examples
+    --------
+    >>> error = phase_error([1857], 32, position_dtype="float16",
+    ...                     frequency_dtype="float16", angle_dtype="float16")
+    >>> round(float(error[0, 1]), 4)
+    0.7322
+    """
+    exact = exact_angles(positions, dim, base=base)
+    computed = computed_angles(positions, dim, base=base, **formats)
+    with np.errstate(invalid="ignore"):
+        difference = np.remainder(computed - exact + np.pi, 2 * np.pi) - np.pi
+    difference[~np.isfinite(computed)] = np.nan
+    return difference
+
+
+def first_merged_position(dim, *, start=1, stop, base=10000.0, **formats):
+    """The first position whose computed angles all equal the previous position's.
+
+    From there on the encoding (a table row, or the rotation of a query)
+    of ``p`` is exactly that of ``p - 1``.
+
+    Parameters
+    ----------
+    dim : int
+        Even width.
+    start, stop : int
+        Search ``start <= p < stop`` (``start >= 1``), at most 2**22
+        positions at a time.
+    base : float, default 10000.0
+    **formats
+        As in :func:`computed_angles`.
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    >>> first_merged_position(64, stop=5000, position_dtype="bfloat16")
+    257
+    >>> first_merged_position(64, stop=5000, position_dtype="float16")
+    2049
+    >>> first_merged_position(64, stop=5000) is None
+    True
+    """
+    start = check_int("start", start, minimum=1)
+    stop = check_int("stop", stop, minimum=start + 1)
+    if stop - start > 2**22:
+        raise ValueError(f"search at most 2**22 positions at a time, got {stop - start}")
+    angles = computed_angles(np.arange(start - 1, stop), dim, base=base, **formats)
+    same = np.all(angles[1:] == angles[:-1], axis=1)
+    hits = np.flatnonzero(same)
+    return int(hits[0]) + start if hits.size else None
+
+
+def largest_exact_position(dtype) -> int:
+    """The last position of the run ``0, 1, ..., N`` that ``dtype`` holds exactly.
+
+    ``2 ** (mantissa bits + 1)``: 256 for bfloat16, 2048 for float16,
+    16,777,216 for float32.  (float16 also overflows to ``inf`` from
+    65,520 on.)
+
+    Examples
+    --------
+    >>> [largest_exact_position(name) for name in FORMATS[:3]]
+    [256, 2048, 16777216]
+    """
+    return exact_integer_limit(_dtype("dtype", dtype))
+
+
+def unit_roundoff(dtype) -> float:
+    """Half the spacing of ``dtype`` just above 1: the relative rounding error.
+
+    Examples
+    --------
+    >>> [unit_roundoff(name) for name in ("bfloat16", "float16")]
+    [0.00390625, 0.00048828125]
+    """
+    dtype = _dtype("dtype", dtype)
+    return float(_finfo(dtype).eps) / 2.0
+
+
+def phase_error_bound(positions, dtype, *, frequency=1.0) -> np.ndarray:
+    """Worst-case phase error from rounding an angle ``p w`` to ``dtype``.
+
+    Rounding to nearest moves ``p w`` by at most ``|p w| u`` (``u`` from
+    :func:`unit_roundoff`), and rounding the position or the frequency
+    first moves it by at most as much again each.  This returns ``|p w| u``,
+    the error of one rounding; the angles of the fastest pair (``w = 1``)
+    are the largest.
+
+    Parameters
+    ----------
+    positions : array_like of float
+    dtype : str
+    frequency : float, default 1.0
+
+    Examples
+    --------
+    >>> phase_error_bound([131072], "float32").round(5)     # 128k positions
+    array([0.00781])
+    """
+    positions = np.asarray(positions, dtype=np.float64)
+    if not np.isfinite(frequency) or frequency <= 0:
+        raise ValueError(f"frequency must be a finite number > 0, got {frequency!r}")
+    return np.abs(positions) * float(frequency) * unit_roundoff(dtype)
