@@ -110,31 +110,82 @@ def _rewrite_every_page(app, env):
     return []
 
 
-def _drop_emptied_search_words():
-    """Sphinx's incremental search index keeps a word whose last page lost it,
-    as an empty entry (``"word": []``) that a clean build never writes; drop
-    such entries after Sphinx prunes the edited pages."""
+def _index_entries_of(doctree):
+    """The index entries Sphinx's search indexer takes from one doctree
+    (``IndexBuilder.feed``, Sphinx 9.0), sorted as it stores them."""
+    from sphinx import addnodes
+    from sphinx.util.index_entries import split_index_msg
+
+    entries = set()
+    for node in doctree.findall(addnodes.index):
+        for entry_type, value, target_id, main, _category_key in node["entries"]:
+            try:
+                result = split_index_msg(entry_type, value)
+            except ValueError:
+                continue
+            target_id = target_id or ""
+            if entry_type in {"see", "seealso"}:
+                entries.add((result[0], target_id, main))
+            entries |= {(x, target_id, main) for x in result}
+    return sorted(entries)
+
+
+def _incremental_search_index_as_clean():
+    """Make the search index Sphinx writes after an incremental build the one
+    a clean build writes, by patching ``IndexBuilder.prune`` (which Sphinx
+    calls with the pages it keeps before writing, and with every page just
+    before it dumps ``searchindex.js``):
+
+    - a word whose last page lost it stays as an empty entry
+      (``"word": []``) that a clean build never writes: drop it;
+    - the index entries (``indexentries``: API objects, index directives)
+      are collected while pages are written, after Sphinx has pickled the
+      environment, and are not read back from the old ``searchindex.js``:
+      a page that is not rewritten lost its entries (a no-op rebuild wrote
+      ``"indexentries": {}``).  Take them again from the page's doctree,
+      drop those of removed pages, and keep them in page order as a clean
+      build (which writes pages sorted) does.
+    """
     import sphinx.search
 
     builder = sphinx.search.IndexBuilder
-    if getattr(builder.prune, "posenc_drops_empty", False):
+    if getattr(builder.prune, "posenc_as_clean", False):
         return
     sphinx_prune = builder.prune
 
     def prune(self, docnames):
+        docnames = set(docnames)
         sphinx_prune(self, docnames)
         for name in ("_mapping", "_title_mapping"):
             mapping = getattr(self, name, None)
             if isinstance(mapping, dict):
                 setattr(self, name, {word: pages for word, pages in mapping.items() if pages})
+        env = self._env
+        entries = {}
+        for docname in sorted(docnames):
+            if docname in self._index_entries:
+                entries[docname] = self._index_entries[docname]
+            elif docname in self._titles:  # indexed before, not rewritten now
+                metadata = env.metadata.get(docname, {})
+                hidden = "no-search" in metadata or "nosearch" in metadata
+                entries[docname] = [] if hidden else _index_entries_of(env.get_doctree(docname))
+        self._index_entries.clear()
+        self._index_entries.update(entries)
 
-    prune.posenc_drops_empty = True
+    sphinx_init = builder.__init__
+
+    def __init__(self, env, *args, **kwargs):
+        sphinx_init(self, env, *args, **kwargs)
+        self._env = env
+
+    prune.posenc_as_clean = True
     builder.prune = prune
+    builder.__init__ = __init__
 
 
 def setup(app):
     app.set_translator("html", AccessibleHTMLTranslator, override=True)
-    _drop_emptied_search_words()
+    _incremental_search_index_as_clean()
     app.connect("builder-inited", _copy_extension_css_first)
     app.connect("env-get-outdated", _note_source_changes)
     app.connect("env-updated", _rewrite_every_page)
