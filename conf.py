@@ -53,6 +53,12 @@ html_last_updated_fmt = None
 html_show_sourcelink = False
 # A local icon, so browsers do not log a 404 for /favicon.ico.
 html_favicon = "_static/favicon.svg"
+# No Python module index (py-modindex.html): it listed one module of the
+# many the API page documents (posenc_math.analysis, the only automodule
+# that is indexed), nothing links to it, and its only image is Sphinx's
+# mouse-only collapse toggle with the alt text "-".  The API page and the
+# general index list every object.
+html_domain_indices = False
 
 
 # --- Accessibility fixes (checked by axe-core in tests/site) -------------------
