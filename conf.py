@@ -62,13 +62,18 @@ html_domain_indices = False
 
 
 # --- Accessibility fixes (checked by axe-core in tests/site) -------------------
+import re  # noqa: E402
+
 from sphinx.writers.html5 import HTML5Translator  # noqa: E402
+
+_FIRST_PRE = re.compile(r"<pre(?=[\s>])")
 
 
 class AccessibleHTMLTranslator(HTML5Translator):
     """Sphinx's HTML with the ARIA that axe-core requires.
 
     - toctree captions carry ``role="heading"`` and need an ``aria-level``;
+    - code blocks that scroll need to be reachable from the keyboard;
     - docutils marks citations ``role="doc-biblioentry"`` inside a
       ``role="list"``: that role is deprecated and not a list item, so
       screen readers lose the list; ``listitem`` is what the list needs.
@@ -79,6 +84,18 @@ class AccessibleHTMLTranslator(HTML5Translator):
         for index in (-2, -1):
             if len(self.body) >= -index and 'role="heading"' in self.body[index]:
                 self.body[index] = self.body[index].replace('role="heading"', 'role="heading" aria-level="2"')
+
+    def visit_literal_block(self, node):
+        """Code, cell outputs and doctests: a ``<pre>`` wider than its box
+        scrolls sideways (on a phone most do), and a scrolling region must be
+        reachable from the keyboard (axe-core's scrollable-region-focusable),
+        so every such ``<pre>`` is a tab stop (``tabindex="0"``).  Whether a
+        block scrolls depends on the reader's screen, so all of them are;
+        the page stays the same on every build."""
+        try:
+            super().visit_literal_block(node)  # raises SkipNode once written
+        finally:
+            self.body[-1] = _FIRST_PRE.sub('<pre tabindex="0"', self.body[-1], count=1)
 
     def visit_citation(self, node):
         super().visit_citation(node)
