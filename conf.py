@@ -49,6 +49,8 @@ mathjax_path = "mathjax/tex-mml-chtml.js"
 html_theme = "furo"
 html_title = "posenc-math"
 html_static_path = ["_static"]
+# Site-specific CSS (root-level _static/, see TRAPS.md): the index on phones.
+html_css_files = ["posenc.css"]
 html_last_updated_fmt = None
 html_show_sourcelink = False
 # A local icon, so browsers do not log a 404 for /favicon.ico.
