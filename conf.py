@@ -121,18 +121,46 @@ def _copy_extension_css_first(app):
     myst_nb.sphinx_ext.add_global_html_resources(app, None)
 
 
+def _static_digest(app):
+    """One digest of every file in ``html_static_path`` (names and bytes)."""
+    import hashlib
+    from pathlib import Path
+
+    digest = hashlib.sha256()
+    for entry in app.config.html_static_path:
+        root = Path(app.confdir, entry)
+        files = [root] if root.is_file() else sorted(path for path in root.rglob("*") if path.is_file())
+        for path in files:
+            digest.update(path.relative_to(root.parent).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
 def _note_source_changes(app, env, added, changed, removed):
-    env.posenc_sources_changed = bool(added or changed or removed)
+    digest = _static_digest(app)
+    static_changed = getattr(env, "posenc_static_digest", None) != digest
+    env.posenc_static_digest = digest
+    env.posenc_sources_changed = bool(added or changed or removed) or static_changed
     return []
 
 
 def _rewrite_every_page(app, env):
     """Every page shows the whole toctree (sidebar, previous/next links):
     when a page is added, removed or edited, rewrite them all, or the
-    unchanged pages keep a stale navigation."""
+    unchanged pages keep a stale navigation.  The same when a file of
+    ``_static/`` changes: pages link the site's CSS with its checksum
+    (``posenc.css?v=...``), which a page that is not rewritten keeps stale."""
     if getattr(env, "posenc_sources_changed", False):
         return sorted(env.found_docs)
     return []
+
+
+def _drop_build_info_backup(app, exception):
+    """When the configuration changes, Sphinx moves the old ``.buildinfo``
+    to ``.buildinfo.bak`` inside the site, where a clean build has no such
+    file and where it would be deployed; it is not part of the site."""
+    if exception is None and app.builder.format == "html":
+        (app.outdir / ".buildinfo.bak").unlink(missing_ok=True)
 
 
 def _index_entries_of(doctree):
@@ -214,6 +242,7 @@ def setup(app):
     app.connect("builder-inited", _copy_extension_css_first)
     app.connect("env-get-outdated", _note_source_changes)
     app.connect("env-updated", _rewrite_every_page)
+    app.connect("build-finished", _drop_build_info_backup)
 
 
 # --- API reference -----------------------------------------------------------
