@@ -65,6 +65,21 @@ def test_clean_build_is_byte_identical(site_dir, clean_build):
     )
 
 
+
+def test_noop_rebuild_changes_nothing(clean_build):
+    """Rebuilding with nothing changed leaves every byte as it was.
+
+    The site under test is often an incremental build, so this checks the
+    incremental path on purpose: Sphinx 9.0 used to write a no-op rebuild's
+    ``searchindex.js`` without the index entries of the pages it did not
+    rewrite (fixed in conf.py)."""
+    before = digests(clean_build)
+    result = _site.build_site(clean_build.parent)
+    assert result.returncode == 0, result.stderr[-3000:]
+    after = digests(clean_build)
+    differ = sorted(name for name in set(before) | set(after) if before.get(name) != after.get(name))
+    assert not differ, f"a no-op rebuild changed {differ[:20]}"
+
 # MyST gives every numbered amsmath environment (\begin{equation}, align, ...)
 # an anchor made from a fresh uuid4, so two builds differ.  Numbered
 # equations need a label: `$$ ... $$ (label)`; unnumbered ones the starred form.
