@@ -54,9 +54,6 @@ html_static_path = ["_static"]
 html_css_files = ["posenc.css"]
 html_last_updated_fmt = None
 html_show_sourcelink = False
-# No Python module index page: the API page lists everything, and the module
-# index's collapse icons are images without alt text.
-html_domain_indices = False
 # A local icon, so browsers do not log a 404 for /favicon.ico.
 html_favicon = "_static/favicon.svg"
 # No Python module index (py-modindex.html): it listed one module of the
