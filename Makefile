@@ -16,7 +16,7 @@ export PYTHONHASHSEED := 0
 
 help:
 	@echo "make html    build the site into $(BUILD)/html (executes every notebook)"
-	@echo "make test    run all tests: unit, doctests, theorems, site build"
+	@echo "make test    run all tests: unit, doctests, theorems, site build, site in Chromium"
 	@echo "make verify  re-check every derivation (posenc-math verify)"
 	@echo "make bench   measure speed ratios on this machine"
 	@echo "make serve   preview the built site on http://127.0.0.1:8000"

@@ -6,6 +6,8 @@ writes its statement and step-by-step proof (sphinx-proof ``prf:theorem`` and
 of every registered theorem.  A theorem that fails to verify, or whose
 negative control is accepted, is a build warning, and the site is built with
 warnings as errors: the site cannot show a proof that did not check.
+Pages that show theorems are read again whenever the library's source has
+changed since the last build, so an incremental build re-checks them too.
 
 Enable with ``extensions = [..., "posenc_math.sphinxext"]`` after
 ``sphinx_proof`` and ``myst_nb``.
@@ -104,10 +106,30 @@ def _merge(app, env, docnames, other) -> None:
             _shown(env)[docname] = _shown(other)[docname]
 
 
+def library_digest() -> str:
+    """sha256 over the source of the ``posenc_math`` package (what proofs depend on)."""
+    import hashlib
+    from pathlib import Path
+
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def _reread_proofs(app, env, added, changed, removed) -> list:
-    """Pages that show theorems are read again on every build, so their proofs
-    are checked again even when no page changed (the library may have).
-    Found by their source text, so a page is caught on the first build too."""
+    """When the library changed since the last build, pages that show theorems
+    are read again, so their proofs are checked against the new code even if
+    the pages themselves did not change.  A no-op rebuild reads nothing.
+
+    Pages are found by their source text, so the first build catches them too.
+    """
+    digest = library_digest()
+    if getattr(env, "posenc_library_digest", None) == digest:
+        return []
+    env.posenc_library_digest = digest
     pages = []
     for docname in sorted(env.found_docs):
         try:

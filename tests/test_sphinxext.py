@@ -61,3 +61,18 @@ def test_theorem_renders_with_its_anchor(tmp_path, theorem_id):
     assert f'id="thm-{theorem_id}"' in html
     assert "Checked when this page was built" in html
     assert "is not shown on its page" in run.stderr
+
+
+def test_theorem_pages_are_reread_when_the_library_changes(tmp_path):
+    """Proofs are re-checked after a library change, not on a no-op rebuild."""
+    from types import SimpleNamespace
+
+    from posenc_math import sphinxext
+
+    (tmp_path / "proofs.md").write_text("```{posenc-theorem} shift-block\n```\n")
+    (tmp_path / "prose.md").write_text("# No theorem here\n")
+    env = SimpleNamespace(found_docs={"proofs", "prose"}, doc2path=lambda name: tmp_path / f"{name}.md")
+    assert sphinxext._reread_proofs(None, env, set(), set(), set()) == ["proofs"]  # first build
+    assert sphinxext._reread_proofs(None, env, set(), set(), set()) == []  # nothing changed
+    env.posenc_library_digest = "digest of an older library"
+    assert sphinxext._reread_proofs(None, env, set(), set(), set()) == ["proofs"]
