@@ -143,3 +143,25 @@ def test_layout_permutation_matches_the_numpy_column_order():
     from posenc_math import sinusoidal
 
     assert np.allclose(sinusoidal(30, dim)[:, columns], sinusoidal(30, dim, layout="split"), atol=1e-15)
+
+
+def test_a_fact_must_return_a_plain_bool():
+    """np.True_ from a control would read as 'refused'; it is an error instead."""
+    theorem = theorems.get("injective")
+    numpy_fact = Fact("numpy says yes", lambda: np.bool_(True))
+    result = verify_theorem(dataclasses.replace(theorem, steps=[numpy_fact]))
+    assert result.status == "failed" and "must return a bool" in result.failures[0]
+    result = verify_theorem(dataclasses.replace(theorem, negative_control=numpy_fact))
+    assert result.negative_control == "crashed" and result.status == "failed"
+
+
+def test_a_control_the_checker_cannot_prove_but_that_is_true_is_not_rejected():
+    """A gap in the checker must not pass for a refusal: the control is also
+    evaluated numerically, and a true identity is 'undecided'."""
+    import sympy
+
+    y = sympy.Symbol("y", positive=True)
+    true_but_hard = Equal(sympy.atan(y) + sympy.atan(1 / y), sympy.pi / 2, "true, beyond the checker")
+    assert not true_but_hard.decide().proved
+    result = verify_theorem(dataclasses.replace(theorems.get("shift-block"), negative_control=true_but_hard))
+    assert result.negative_control == "undecided" and result.status == "failed"

@@ -63,3 +63,22 @@ def test_matrix_shapes_must_agree():
 def test_zero_matrix_is_proved():
     block = Matrix([[cos(x), sin(x)], [-sin(x), cos(x)]])
     assert decide_zero(block.T * block - sympy.eye(2)).proved
+
+
+@pytest.mark.parametrize(
+    "lhs, rhs",
+    [
+        # 0/0 everywhere: after cancelling, "equal" to anything
+        ((b * sin(x) ** 2 + b * cos(x) ** 2 - b) / (sin(x) ** 2 + cos(x) ** 2 - 1), b + 1),
+        ((1 - sin(x) ** 2 - cos(x) ** 2) / (2 * sin(x) ** 2 + 2 * cos(x) ** 2 - 2), 5),
+        ((7 * sin(x) - 14 * sin(x / 2) * cos(x / 2)) / (sin(x) - 2 * sin(x / 2) * cos(x / 2)), 7),
+    ],
+)
+def test_identically_zero_denominators_are_refused(lhs, rhs):
+    decision = decide_equal(lhs, rhs)
+    assert not decision.proved
+    assert "denominator is identically zero" in decision.method
+
+
+def test_a_genuine_fraction_is_still_proved():
+    assert decide_equal(exp(x) / (exp(x) + 1), 1 / (1 + exp(-x))).proved

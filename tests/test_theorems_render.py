@@ -13,7 +13,8 @@ def test_theorem_myst_has_label_statement_steps_and_check():
     assert "{prf:proof}" in text
     assert "Steps 1–3:" in text and "Step 4, checked by computation" in text
     assert "(multiply the matrix and the column)" in text
-    assert "all 4 steps: each residual reduced to exactly 0" in text
+    assert "3 symbolic steps: each residual reduced to exactly 0" in text
+    assert "1 fact checked by computation" in text
     assert "negative control rejected" in text
     assert "against `translation_matrix`" in text
 
@@ -44,3 +45,8 @@ def test_index_lists_every_theorem_with_a_link():
 def test_statements_with_line_breaks_are_gathered():
     assert render._statement(r"a \\ b") == r"\begin{gathered}a \\ b\end{gathered}"
     assert render._statement("a = b") == "a = b"
+
+
+def test_steps_that_sympy_already_evaluated_say_so():
+    text = render.theorem_myst(theorems.get("dot-symmetric"), theorems.verify_one("dot-symmetric"))
+    assert "SymPy's evaluation while building both sides already agrees" in text

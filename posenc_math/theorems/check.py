@@ -24,6 +24,11 @@ The procedure, for a scalar difference ``e``:
 3. Otherwise rewrite in terms of ``exp`` and expand (catches half angles and
    other angle relations step 2 does not know).  If this gives 0, done.
 
+Before any of this, an expression whose denominator is identically zero
+(0/0 everywhere, so "equal" to anything after cancelling) is refused; the
+denominator is evaluated at seeded points that respect the symbols'
+assumptions.
+
 Matrices are checked entry by entry.
 """
 
@@ -33,7 +38,7 @@ from dataclasses import dataclass
 
 import sympy
 
-__all__ = ["Decision", "decide_zero", "decide_equal"]
+__all__ = ["Decision", "decide_zero", "decide_equal", "numeric_value"]
 
 #: Functions whose exponential form can reveal an identity (step 3 runs
 #: only when one of these, or exp itself, occurs: elsewhere it cannot help).
@@ -64,6 +69,59 @@ class Decision:
     residual: object
     method: str
     where: str = ""
+
+
+def _sample_value(symbol, rng):
+    """A value for ``symbol`` that respects its assumptions (integer, positive, ...)."""
+    if symbol.is_integer:
+        value = sympy.Integer(rng.randint(2, 9))
+        if symbol.is_even:
+            value = 2 * value
+        return value
+    value = sympy.Rational(rng.randint(1_000, 9_000), 4_096)  # in (0.24, 2.2)
+    return value if symbol.is_positive or symbol.is_nonnegative else value * rng.choice((1, -1))
+
+
+def numeric_value(expr, seed: int = 0):
+    """``expr`` at a seeded point that respects the symbols' assumptions, to 30 digits.
+
+    Returns a complex number, or ``None`` when the expression cannot be
+    evaluated there (for instance a matrix expression, or a pole).
+
+    Examples
+    --------
+    >>> from sympy import Symbol, sin
+    >>> x = Symbol("x", real=True)
+    >>> abs(numeric_value(sin(x) ** 2 + sin(x + 1) - sin(x + 1) - sin(x) ** 2)) < 1e-25
+    True
+    """
+    import random
+
+    rng = random.Random(seed)
+    point = {symbol: _sample_value(symbol, rng) for symbol in sorted(expr.free_symbols, key=sympy.default_sort_key)}
+    try:
+        value = complex(sympy.N(expr.xreplace(point), 30))
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+    return value
+
+
+def _denominator_vanishes(expr) -> bool:
+    """True when some denominator in ``expr`` is identically zero (0/0 everywhere).
+
+    Every base raised to a negative power, as the expression is written
+    (before anything is combined or cancelled), is evaluated at three
+    seeded points that respect the symbols' assumptions; one that is zero
+    at all three is treated as identically zero, and the identity is not
+    accepted.
+    """
+    for power in expr.atoms(sympy.Pow):
+        if not (power.exp.is_negative and not power.base.is_number):
+            continue
+        values = [numeric_value(power.base, seed) for seed in range(3)]
+        if all(value is None or abs(value) <= 1e-20 for value in values):
+            return True
+    return False
 
 
 def _normal_exponents(expr):
@@ -137,6 +195,8 @@ def decide_zero(expr) -> Decision:
             methods.add(decision.method)
         return Decision(True, sympy.zeros(*expr.shape), "+".join(sorted(methods)))
     expr = _normal_exponents(sympy.sympify(expr))
+    if _denominator_vanishes(expr):
+        return Decision(False, expr, "undefined: its denominator is identically zero")
     expanded = sympy.expand(expr, trig=True)
     if expanded == 0:
         return Decision(True, sympy.S.Zero, "expand")
@@ -165,6 +225,9 @@ def decide_equal(lhs, rhs) -> Decision:
     >>> decide_equal(cos(x) ** 2, 1 - sin(x) ** 2).method
     'pythagorean reduction'
     """
+    # Unevaluated matrix products (kept for display) are multiplied out
+    # directly: converting them entry by entry goes through symbolic sums.
+    lhs, rhs = (side.doit() if isinstance(side, sympy.MatrixExpr) else side for side in (lhs, rhs))
     if isinstance(lhs, sympy.MatrixBase) or isinstance(rhs, sympy.MatrixBase):
         lhs, rhs = sympy.Matrix(lhs), sympy.Matrix(rhs)
         if lhs.shape != rhs.shape:

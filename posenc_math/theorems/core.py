@@ -94,7 +94,14 @@ class Fact:
 
     def decide(self) -> Decision:
         outcome = self.check()
-        proved = outcome is True or (isinstance(outcome, sympy.logic.boolalg.BooleanTrue))
+        if not (outcome is None or isinstance(outcome, (bool, sympy.logic.boolalg.BooleanAtom))):
+            # np.True_ and friends: a negative control returning one would
+            # read as refused; insist on a plain answer.
+            raise TypeError(
+                f"the check of the fact {self.claim!r} returned {type(outcome).__name__} {outcome!r}; "
+                "it must return a bool (or a SymPy boolean, or None for 'does not know')"
+            )
+        proved = bool(outcome is True or outcome == sympy.true)
         return Decision(proved, sympy.S.Zero if proved else outcome, "fact" if proved else "undecided")
 
     def describe(self) -> str:
@@ -139,7 +146,8 @@ class Theorem:
 
 @dataclass
 class StepResult:
-    """One numbered step: what was claimed, why, and what the checker said."""
+    """One numbered step: why, what the checker said, and for a failing step
+    what was claimed (both sides) and the residual."""
 
     number: int
     claim: str
@@ -154,8 +162,9 @@ class Result:
     """What :func:`verify_theorem` found.
 
     ``status`` is ``"verified"`` only when every step is proved, the witness
-    is within its tolerance, and the negative control was refused
-    (``negative_control == "rejected"``).
+    is within its tolerance, and the negative control was refused and shown
+    false (``negative_control == "rejected"``; otherwise ``"accepted"``,
+    ``"undecided"`` or ``"crashed"``).
     """
 
     id: str
@@ -192,9 +201,36 @@ def _describe(check) -> str:
     return check.describe()
 
 
-def _decide_negative_control(control) -> bool:
-    """True when the checker accepts the (wrong) control: every check passes."""
-    return all(check.decide().proved for check in control.checks())
+def _judge_negative_control(control) -> str:
+    """``"rejected"``, ``"accepted"`` or ``"undecided"`` for a (wrong) control.
+
+    Rejected means the checker refuses it *and* it is shown false: a Fact
+    that returns False, or an equation whose two sides differ numerically at
+    a seeded point.  A control the checker merely fails to prove, but that
+    looks true numerically, is "undecided": a gap in the checker must not
+    pass as a refusal.
+    """
+    from .check import numeric_value
+
+    refuted = False
+    for check in control.checks():
+        if check.decide().proved:
+            continue
+        if isinstance(check, Fact):
+            refuted = refuted or check.check() is False
+            continue
+        lhs, rhs = (side.doit() if isinstance(side, sympy.MatrixExpr) else side for side in (check.lhs, check.rhs))
+        is_matrix = isinstance(lhs, sympy.MatrixBase) or isinstance(rhs, sympy.MatrixBase)
+        difference = sympy.Matrix(lhs) - sympy.Matrix(rhs) if is_matrix else sympy.sympify(lhs - rhs)
+        entries = list(difference) if isinstance(difference, sympy.MatrixBase) else [difference]
+        for seed in range(3):
+            values = [numeric_value(entry, seed) for entry in entries]
+            if any(value is not None and abs(value) > 1e-12 for value in values):
+                refuted = True
+                break
+    if all(check.decide().proved for check in control.checks()):
+        return "accepted"
+    return "rejected" if refuted else "undecided"
 
 
 def verify_theorem(theorem: Theorem) -> Result:
@@ -225,9 +261,9 @@ def verify_theorem(theorem: Theorem) -> Result:
         except Exception as error:  # a crash in a check is a failure, said as such
             decision = Decision(False, f"{type(error).__name__}: {error}", "error")
         residual = "0" if decision.proved else sympy.sstr(decision.residual)
-        step_results.append(
-            StepResult(number, _describe(check), check.why, decision.proved, decision.method, residual)
-        )
+        # Printing both sides is slow; only a failing step needs them.
+        claim = "" if decision.proved else _describe(check)
+        step_results.append(StepResult(number, claim, check.why, decision.proved, decision.method, residual))
         if not decision.proved:
             where = f" at {decision.where}" if decision.where else ""
             failures.append(
@@ -248,13 +284,17 @@ def verify_theorem(theorem: Theorem) -> Result:
                     f"({theorem.witness.description})"
                 )
     try:
-        accepted = _decide_negative_control(theorem.negative_control)
+        negative = _judge_negative_control(theorem.negative_control)
     except Exception as error:
-        accepted = False
+        negative = "crashed"
         failures.append(f"negative control crashed: {type(error).__name__}: {error}")
-    negative = "accepted" if accepted else "rejected"
-    if accepted:
+    if negative == "accepted":
         failures.append(f"negative control accepted: {theorem.negative_control_text}")
+    elif negative == "undecided":
+        failures.append(
+            f"negative control not refuted: the checker did not prove it, but it is not shown false "
+            f"either: {theorem.negative_control_text}"
+        )
     status = "verified" if not failures else "failed"
     return Result(
         id=theorem.id,

@@ -64,10 +64,25 @@ def _statement(latex: str) -> str:
     return f"\\begin{{gathered}}{latex}\\end{{gathered}}" if "\\\\" in latex else latex
 
 
+def _same_when_built(lhs, rhs) -> bool:
+    """True when SymPy already evaluated both sides to the same expression
+    while building them (the step's work was done by that evaluation)."""
+    try:
+        return sympy.sympify(lhs) == sympy.sympify(rhs)
+    except (TypeError, ValueError, sympy.SympifyError):
+        return False
+
+
+_BUILT = "; SymPy's evaluation while building both sides already agrees"
+
+
 def _chain_lines(chain: Chain) -> list[str]:
     rows = [f"& {_latex(chain.start)} \\\\"]
+    previous = chain.start
     for expression, why in chain.links:
-        rows.append(f"&= {_latex(expression)} && \\text{{({_text(why)})}} \\\\")
+        note = _BUILT if _same_when_built(previous, expression) else ""
+        rows.append(f"&= {_latex(expression)} && \\text{{({_text(why + note)})}} \\\\")
+        previous = expression
     rows[-1] = rows[-1].removesuffix(" \\\\")
     return ["$$", r"\begin{aligned}", *rows, r"\end{aligned}", "$$"]
 
@@ -78,8 +93,9 @@ def _step_lines(part, first_number: int) -> list[str]:
     if isinstance(part, Chain):
         return [f"{numbers}:", "", *_chain_lines(part), ""]
     if isinstance(part, Equal):
+        note = _BUILT if _same_when_built(part.lhs, part.rhs) else ""
         return [
-            f"{numbers} ({part.why}):",
+            f"{numbers} ({part.why}{note}):",
             "",
             "$$",
             f"{_latex(part.lhs)} = {_latex(part.rhs)}",
@@ -94,12 +110,20 @@ def _step_lines(part, first_number: int) -> list[str]:
 
 def _checked_lines(theorem: Theorem, result: Result) -> list[str]:
     if result.ok:
-        methods = sorted({s.method for s in result.step_results})
-        lines = [
-            f"**Checked when this page was built** ({seconds_bound(result.seconds)}):",
-            "",
-            f"- all {result.steps} steps: each residual reduced to exactly 0 ({', '.join(methods)});",
-        ]
+        symbolic = [s for s in result.step_results if s.method != "fact"]
+        facts = len(result.step_results) - len(symbolic)
+        methods = sorted({s.method for s in symbolic})
+        lines = [f"**Checked when this page was built** ({seconds_bound(result.seconds)}):", ""]
+        if symbolic:
+            lines.append(
+                f"- {len(symbolic)} symbolic {'step' if len(symbolic) == 1 else 'steps'}: "
+                f"each residual reduced to exactly 0 ({', '.join(methods)});"
+            )
+        if facts:
+            lines.append(
+                f"- {facts} {'fact' if facts == 1 else 'facts'} checked by computation "
+                "(enumeration, SymPy's assumptions, or the numpy builders within the stated tolerance) held;"
+            )
     else:
         lines = ["**FAILED when this page was built**:", ""]
         lines += [f"- {failure}" for failure in result.failures]

@@ -64,7 +64,12 @@ def angle_addition() -> Theorem:
         id="angle-addition",
         title="Angle addition",
         statement=r"\sin(a+b) = \sin a\cos b + \cos a\sin b,\qquad \cos(a+b) = \cos a\cos b - \sin a\sin b",
-        assumptions=["$a, b$ real"],
+        assumptions=[
+            "$a, b$ real",
+            "the checker's trigonometric expansion, used for every step on this site, applies SymPy's own "
+            "angle-addition rule; the chain derives the formulas from Euler's formula with exponentials "
+            "only, so this theorem checks that rule against it rather than standing beneath it",
+        ],
         steps=[
             Chain(
                 euler,
@@ -74,8 +79,8 @@ def angle_addition() -> Theorem:
                     (multiplied, "multiply out, collect real and imaginary parts"),
                 ],
             ),
-            Equal(sin(a + b), sin(a) * cos(b) + cos(a) * sin(b), "imaginary parts of both ends"),
-            Equal(cos(a + b), cos(a) * cos(b) - sin(a) * sin(b), "real parts of both ends"),
+            Equal(sin(a + b), sin(a) * cos(b) + cos(a) * sin(b), "imaginary parts of both ends (checked by expansion)"),
+            Equal(cos(a + b), cos(a) * cos(b) - sin(a) * sin(b), "real parts of both ends (checked by expansion)"),
         ],
         witness=Witness("both identities at 20 random (a, b) in [-1000, 1000]", witness, 1e-35),
         negative_control=Equal(sin(a + b), sin(a) * cos(b) - cos(a) * sin(b), "sign flipped"),
@@ -649,7 +654,7 @@ def spacing_relation() -> Theorem:
         assumptions=["$b > 0$", r"$d$ even, $d \ge 4$, written $d = 2q + 4$ with $q \ge 0$ an integer"],
         steps=[
             Chain(
-                new_base ** (-2 * i / d),
+                sympy.Pow(new_base, -2 * i / d, evaluate=False),
                 [(base ** (-2 * i / (d - 2)), "power of a power"), (base ** (-i / (m - 1)), "d - 2 = 2 (d/2 - 1)")],
             ),
             Fact(
