@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import sympy
 
-__all__ = ["Decision", "decide_zero", "decide_equal", "numeric_value"]
+__all__ = ["Decision", "decide_zero", "decide_equal", "difference", "numeric_value"]
 
 #: Functions whose exponential form can reveal an identity (step 3 runs
 #: only when one of these, or exp itself, occurs: elsewhere it cannot help).
@@ -213,6 +213,20 @@ def decide_zero(expr) -> Decision:
     return Decision(False, remainder, "undecided")
 
 
+def difference(lhs, rhs):
+    """``lhs - rhs`` as :func:`decide_equal` checks it; ``ValueError`` when shapes differ.
+
+    Unevaluated matrix products (kept for display) are multiplied out
+    directly: converting them entry by entry goes through symbolic sums.
+    """
+    lhs, rhs = (side.doit() if isinstance(side, sympy.MatrixExpr) else side for side in (lhs, rhs))
+    if isinstance(lhs, sympy.MatrixBase) or isinstance(rhs, sympy.MatrixBase):
+        lhs, rhs = sympy.Matrix(lhs), sympy.Matrix(rhs)
+        if lhs.shape != rhs.shape:
+            raise ValueError(f"shapes differ: {lhs.shape} vs {rhs.shape}")
+    return lhs - rhs
+
+
 def decide_equal(lhs, rhs) -> Decision:
     """Decide ``lhs == rhs`` by deciding ``lhs - rhs == 0``.
 
@@ -225,11 +239,8 @@ def decide_equal(lhs, rhs) -> Decision:
     >>> decide_equal(cos(x) ** 2, 1 - sin(x) ** 2).method
     'pythagorean reduction'
     """
-    # Unevaluated matrix products (kept for display) are multiplied out
-    # directly: converting them entry by entry goes through symbolic sums.
-    lhs, rhs = (side.doit() if isinstance(side, sympy.MatrixExpr) else side for side in (lhs, rhs))
-    if isinstance(lhs, sympy.MatrixBase) or isinstance(rhs, sympy.MatrixBase):
-        lhs, rhs = sympy.Matrix(lhs), sympy.Matrix(rhs)
-        if lhs.shape != rhs.shape:
-            return Decision(False, sympy.nan, f"shapes differ: {lhs.shape} vs {rhs.shape}")
-    return decide_zero(lhs - rhs)
+    try:
+        residual = difference(lhs, rhs)
+    except ValueError as error:
+        return Decision(False, sympy.nan, str(error))
+    return decide_zero(residual)

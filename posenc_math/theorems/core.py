@@ -197,10 +197,6 @@ class Result:
         }
 
 
-def _describe(check) -> str:
-    return check.describe()
-
-
 def _judge_negative_control(control) -> str:
     """``"rejected"``, ``"accepted"`` or ``"undecided"`` for a (wrong) control.
 
@@ -208,29 +204,30 @@ def _judge_negative_control(control) -> str:
     that returns False, or an equation whose two sides differ numerically at
     a seeded point.  A control the checker merely fails to prove, but that
     looks true numerically, is "undecided": a gap in the checker must not
-    pass as a refusal.
+    pass as a refusal.  Each check is decided once.
     """
-    from .check import numeric_value
+    from .check import difference, numeric_value
 
-    refuted = False
-    for check in control.checks():
-        if check.decide().proved:
+    decided = [(check, check.decide()) for check in control.checks()]
+    if all(decision.proved for _, decision in decided):
+        return "accepted"
+    for check, decision in decided:
+        if decision.proved:
             continue
         if isinstance(check, Fact):
-            refuted = refuted or check.check() is False
+            if decision.residual is False:  # what the check returned
+                return "rejected"
             continue
-        lhs, rhs = (side.doit() if isinstance(side, sympy.MatrixExpr) else side for side in (check.lhs, check.rhs))
-        is_matrix = isinstance(lhs, sympy.MatrixBase) or isinstance(rhs, sympy.MatrixBase)
-        difference = sympy.Matrix(lhs) - sympy.Matrix(rhs) if is_matrix else sympy.sympify(lhs - rhs)
-        entries = list(difference) if isinstance(difference, sympy.MatrixBase) else [difference]
+        try:
+            gap = difference(check.lhs, check.rhs)
+        except ValueError:  # sides of different shapes: not a refutation by value
+            continue
+        entries = list(gap) if isinstance(gap, sympy.MatrixBase) else [gap]
         for seed in range(3):
             values = [numeric_value(entry, seed) for entry in entries]
             if any(value is not None and abs(value) > 1e-12 for value in values):
-                refuted = True
-                break
-    if all(check.decide().proved for check in control.checks()):
-        return "accepted"
-    return "rejected" if refuted else "undecided"
+                return "rejected"
+    return "undecided"
 
 
 def verify_theorem(theorem: Theorem) -> Result:
@@ -262,13 +259,13 @@ def verify_theorem(theorem: Theorem) -> Result:
             decision = Decision(False, f"{type(error).__name__}: {error}", "error")
         residual = "0" if decision.proved else sympy.sstr(decision.residual)
         # Printing both sides is slow; only a failing step needs them.
-        claim = "" if decision.proved else _describe(check)
+        claim = "" if decision.proved else check.describe()
         step_results.append(StepResult(number, claim, check.why, decision.proved, decision.method, residual))
         if not decision.proved:
             where = f" at {decision.where}" if decision.where else ""
             failures.append(
-                f"step {number} ({check.why}): {_describe(check)}; residual{where} {residual}"
-                + ("" if decision.method in ("undecided", "fact") else f" [{decision.method}]")
+                f"step {number} ({check.why}): {claim}; residual{where} {residual}"
+                + ("" if decision.method == "undecided" else f" [{decision.method}]")
                 + ("; could not be reduced to 0" if decision.method == "undecided" else "")
             )
     witness_error = None
