@@ -69,9 +69,12 @@ def source_date_epoch() -> str:
     if os.environ.get("SOURCE_DATE_EPOCH"):
         return os.environ["SOURCE_DATE_EPOCH"]
     try:
-        return subprocess.run(
-            ["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip() or "0"
+        return (
+            subprocess.run(
+                ["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True, check=True
+            ).stdout.strip()
+            or "0"
+        )
     except (OSError, subprocess.CalledProcessError):
         return "0"
 

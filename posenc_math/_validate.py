@@ -16,10 +16,10 @@ import os
 import numpy as np
 
 __all__ = [
-    "check_int",
-    "check_real",
     "check_base",
     "check_choice",
+    "check_int",
+    "check_real",
     "check_table_fits",
 ]
 
@@ -31,9 +31,7 @@ def check_int(name: str, value, *, minimum: int | None = None) -> int:
     given as a float is usually a bug upstream.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(
-            f"{name} must be an integer, got {type(value).__name__} {value!r}"
-        )
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
     value = int(value)
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
@@ -43,9 +41,7 @@ def check_int(name: str, value, *, minimum: int | None = None) -> int:
 def check_real(name: str, value) -> float:
     """Return ``value`` as a finite float, or raise naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(
-            f"{name} must be a real number, got {type(value).__name__} {value!r}"
-        )
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
     value = float(value)
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value!r}")

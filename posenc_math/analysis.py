@@ -26,19 +26,19 @@ from ._validate import check_base, check_choice, check_int, check_table_fits
 from .encodings.sinusoidal import LAYOUTS, SPACINGS, frequencies
 
 __all__ = [
-    "dot_product_by_offset",
-    "distance_by_offset",
-    "first_increase",
-    "halving_frequencies",
-    "table_from_frequencies",
-    "halving_sinusoids",
     "closest_earlier_row",
-    "first_repeated_row",
     "count_distinct_rows",
-    "resolve_float_dtype",
+    "distance_by_offset",
+    "dot_product_by_offset",
     "exact_integer_limit",
+    "first_increase",
+    "first_repeated_row",
+    "halving_frequencies",
+    "halving_sinusoids",
     "low_precision_table",
+    "resolve_float_dtype",
     "rounding_bound",
+    "table_from_frequencies",
 ]
 
 #: Offsets summed per block in :func:`dot_product_by_offset` (bounds memory).

@@ -28,8 +28,7 @@ def _table(results, stream) -> None:
         cells = (row[0], title, row[2], row[3], row[4])
         print(
             "  ".join(
-                cell.rjust(width) if i >= 3 else cell.ljust(width)
-                for i, (cell, width) in enumerate(zip(cells, widths))
+                cell.rjust(width) if i >= 3 else cell.ljust(width) for i, (cell, width) in enumerate(zip(cells, widths))
             ).rstrip(),
             file=stream,
         )
@@ -45,8 +44,7 @@ def _verify(args) -> int:
     unknown = [i for i in args.ids if i not in known]
     if unknown:
         print(
-            f"posenc-math verify: unknown theorem id(s): {', '.join(unknown)}\n"
-            f"known ids: {', '.join(known)}",
+            f"posenc-math verify: unknown theorem id(s): {', '.join(unknown)}\nknown ids: {', '.join(known)}",
             file=sys.stderr,
         )
         return 2

@@ -43,17 +43,17 @@ from .encodings.relative import t5_bucket
 from .encodings.rope import rope
 
 __all__ = [
-    "Convention",
     "CONVENTIONS",
+    "Convention",
     "convention",
-    "convention_names",
-    "convention_frequencies",
-    "convention_table",
-    "convention_rotate",
-    "convention_position_ids",
     "convention_bias",
-    "conventions_overview",
     "convention_details",
+    "convention_frequencies",
+    "convention_names",
+    "convention_position_ids",
+    "convention_rotate",
+    "convention_table",
+    "conventions_overview",
 ]
 
 #: What a convention does with its positions.
@@ -468,9 +468,7 @@ def _frequencies(row, dim, base):
     if row.spacing == "tensor2tensor":
         n_pairs = dim // 2
         if n_pairs < 2:
-            raise ValueError(
-                f"{row.name} divides by dim // 2 - 1, which is 0 for dim={dim}; use dim >= 4"
-            )
+            raise ValueError(f"{row.name} divides by dim // 2 - 1, which is 0 for dim={dim}; use dim >= 4")
         return frequencies_extended(n_pairs, base, n_pairs - 1)
     # the paper's exponent 2 j / dim, with the convention's own dim even when odd
     n_pairs = (dim + 1) // 2 if row.odd_rule in ("extra-sine", "round-up") else dim // 2
@@ -530,9 +528,7 @@ def convention_table(name, positions, dim, *, base=None) -> np.ndarray:
     positions = _integer_positions("positions", positions)
     dim = check_int("dim", dim, minimum=2)
     if dim % 2 and row.odd_rule == "error":
-        raise ValueError(
-            f"{row.name} fails for an odd dim ({row.odd_dim}); got dim={dim}"
-        )
+        raise ValueError(f"{row.name} fails for an odd dim ({row.odd_dim}); got dim={dim}")
     freqs = _frequencies(row, dim, base)
     check_table_fits((positions.size, dim), 8, f"{positions.size} positions, dim={dim}")
     angles = reduced_angles(positions, freqs)

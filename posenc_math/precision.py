@@ -33,14 +33,14 @@ from .analysis import _finfo, exact_integer_limit, resolve_float_dtype
 
 __all__ = [
     "FORMATS",
-    "exact_angles",
     "computed_angles",
-    "phase_error",
+    "exact_angles",
     "first_merged_position",
     "largest_exact_position",
-    "unit_roundoff",
+    "phase_error",
     "phase_error_bound",
     "rounded_positions",
+    "unit_roundoff",
 ]
 
 #: The number formats this module knows, narrowest first.

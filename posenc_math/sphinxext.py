@@ -30,8 +30,9 @@ _INDEX = "(index)"
 
 def _parse(directive: SphinxDirective, text: str) -> list:
     container = nodes.container()
-    directive.state.nested_parse(StringList(text.splitlines(), source=directive.get_source_info()[0]),
-                                 directive.content_offset, container)
+    directive.state.nested_parse(
+        StringList(text.splitlines(), source=directive.get_source_info()[0]), directive.content_offset, container
+    )
     return container.children
 
 
@@ -149,7 +150,9 @@ def _check_every_theorem_is_shown(app, env) -> None:
     for theorem_id in theorems.ids():
         page = theorems.page_of(theorem_id)
         if theorem_id not in shown.get(page, ()):
-            logger.warning("theorem %r is not shown on its page %r (add ```{posenc-theorem} %s```)", theorem_id, page, theorem_id)
+            logger.warning(
+                "theorem %r is not shown on its page %r (add ```{posenc-theorem} %s```)", theorem_id, page, theorem_id
+            )
 
 
 def setup(app):

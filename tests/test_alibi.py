@@ -69,8 +69,13 @@ def test_softmax_and_mask(rng):
     assert np.allclose(softmax(row), np.exp(row) / np.exp(row).sum(), rtol=1e-14)
     assert np.allclose(softmax(row + 1000.0), softmax(row), rtol=1e-14)  # no overflow
     assert np.allclose(softmax(scores, axis=0).sum(axis=0), 1.0)
-    for bad, error in (([np.nan, 0.0], ValueError), ([np.inf], ValueError), ([-np.inf, -np.inf], ValueError),
-                       (["a"], TypeError), (3.0, ValueError)):
+    for bad, error in (
+        ([np.nan, 0.0], ValueError),
+        ([np.inf], ValueError),
+        ([-np.inf, -np.inf], ValueError),
+        (["a"], TypeError),
+        (3.0, ValueError),
+    ):
         with pytest.raises(error, match="scores|slice"):
             softmax(bad)
 

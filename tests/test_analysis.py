@@ -84,9 +84,7 @@ def test_slower_incommensurate_frequencies_never_come_back():
 
 def test_table_from_frequencies_is_the_interleaved_table():
     assert np.allclose(table_from_frequencies(20, frequencies(16)), sinusoidal(20, 16), atol=1e-12)
-    assert np.allclose(
-        table_from_frequencies(5, frequencies(8), start=100), sinusoidal(5, 8, start=100), atol=1e-12
-    )
+    assert np.allclose(table_from_frequencies(5, frequencies(8), start=100), sinusoidal(5, 8, start=100), atol=1e-12)
     with pytest.raises(ValueError, match="freqs must be a non-empty 1-D"):
         table_from_frequencies(3, [])
     with pytest.raises(ValueError, match="finite"):

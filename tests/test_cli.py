@@ -52,8 +52,13 @@ def test_no_command_prints_help(capsys):
 def _register_fake(monkeypatch, theorem_id, steps, control):
     x = sympy.Symbol("x", real=True)
     fake = Theorem(
-        id=theorem_id, title="fake", statement="", assumptions=["none"],
-        steps=steps(x), negative_control=control(x), negative_control_text="fake control",
+        id=theorem_id,
+        title="fake",
+        statement="",
+        assumptions=["none"],
+        steps=steps(x),
+        negative_control=control(x),
+        negative_control_text="fake control",
     )
     registry.ids()  # load the real ones first
     monkeypatch.setitem(registry._BUILDERS, theorem_id, lambda: fake)
@@ -62,7 +67,8 @@ def _register_fake(monkeypatch, theorem_id, steps, control):
 
 def test_failing_theorem_exits_1_and_says_which_step(monkeypatch, capsys):
     _register_fake(
-        monkeypatch, "fake-wrong",
+        monkeypatch,
+        "fake-wrong",
         steps=lambda x: [Equal(sympy.sin(2 * x), sympy.sin(x) * sympy.cos(x), "a factor 2 lost")],
         control=lambda x: Equal(sympy.sin(x), 0, "wrong"),
     )
@@ -74,7 +80,8 @@ def test_failing_theorem_exits_1_and_says_which_step(monkeypatch, capsys):
 
 def test_accepted_negative_control_exits_1(monkeypatch, capsys):
     _register_fake(
-        monkeypatch, "fake-control",
+        monkeypatch,
+        "fake-control",
         steps=lambda x: [Equal(sympy.sin(x) ** 2 + sympy.cos(x) ** 2, 1, "Pythagoras")],
         control=lambda x: Equal(sympy.cos(x) ** 2, 1 - sympy.sin(x) ** 2, "not wrong at all"),
     )

@@ -241,8 +241,8 @@ def test_every_row_is_complete_and_cited():
 
 
 def test_cited_keys_are_in_the_bibliography():
-    from pathlib import Path
     import re
+    from pathlib import Path
 
     docs = Path(__file__).resolve().parents[1] / "docs"
     keys = set()
@@ -295,16 +295,20 @@ def test_fairseq_positions_skip_left_padding(rng):
     assert np.array_equal(convention_position_ids("fairseq", mask), reference_make_positions(tokens, 1))
 
 
-@pytest.mark.parametrize("name,reference", [("pytorch-tutorial", reference_pytorch_tutorial),
-                                            ("annotated-transformer", reference_annotated_transformer)])
+@pytest.mark.parametrize(
+    "name,reference",
+    [("pytorch-tutorial", reference_pytorch_tutorial), ("annotated-transformer", reference_annotated_transformer)],
+)
 @pytest.mark.parametrize("dim", [2, 8, 512])
 def test_paper_interleaved(name, reference, dim):
     ours = convention_table(name, np.arange(5000), dim)
     assert np.allclose(ours, reference(5000, dim), rtol=0, atol=1e-11)
 
 
-@pytest.mark.parametrize("name,reference", [("pytorch-tutorial", reference_pytorch_tutorial),
-                                            ("annotated-transformer", reference_annotated_transformer)])
+@pytest.mark.parametrize(
+    "name,reference",
+    [("pytorch-tutorial", reference_pytorch_tutorial), ("annotated-transformer", reference_annotated_transformer)],
+)
 def test_paper_interleaved_fails_for_odd_width_like_the_code(name, reference):
     with pytest.raises(ValueError):
         reference(10, 7)  # numpy: could not broadcast (torch: RuntimeError)
@@ -360,8 +364,9 @@ def test_frequencies_of_each_spacing():
 def test_llama(rng, dim, base):
     x = rng.normal(size=(3, 40, dim))
     positions = rng.integers(0, 8192, size=40)
-    assert np.allclose(convention_rotate("hf-llama", x, positions, base=base), reference_llama(x, positions, base),
-                       rtol=0, atol=1e-9)
+    assert np.allclose(
+        convention_rotate("hf-llama", x, positions, base=base), reference_llama(x, positions, base), rtol=0, atol=1e-9
+    )
 
 
 def test_llama_odd_head_fails_like_the_code(rng):
@@ -382,8 +387,9 @@ def test_gptj_partial_rotation(rng):
 def test_roformer(rng):
     x = rng.normal(size=(2, 50, 64))
     positions = np.arange(50)
-    assert np.allclose(convention_rotate("hf-roformer", x, positions), reference_roformer(x, positions),
-                       rtol=0, atol=1e-12)
+    assert np.allclose(
+        convention_rotate("hf-roformer", x, positions), reference_roformer(x, positions), rtol=0, atol=1e-12
+    )
 
 
 def test_rotary_embedding_torch(rng):
@@ -421,8 +427,9 @@ def test_layouts_differ_by_the_permutation(rng):
 def test_t5_bucket_row():
     offsets = np.arange(-1000, 1001)
     for bidirectional in (True, False):
-        assert np.array_equal(t5_bucket(offsets, bidirectional=bidirectional),
-                              reference_t5_bucket(offsets, bidirectional=bidirectional))
+        assert np.array_equal(
+            t5_bucket(offsets, bidirectional=bidirectional), reference_t5_bucket(offsets, bidirectional=bidirectional)
+        )
     grid = convention_bias("hf-t5", 5, 9, past_length=4)
     expected = reference_t5_bucket(np.arange(9)[None, :] - (np.arange(5) + 4)[:, None])
     assert np.array_equal(grid, expected)
@@ -435,14 +442,16 @@ def test_bloom_bias_and_positions(n_heads):
     # BLOOM raises a base to the power k, the library computes 2 ** (-8 k / n):
     # equal up to float64 rounding of the power
     assert np.allclose(reference[1], convention_bias("hf-bloom", 6, n_heads=n_heads), rtol=1e-13, atol=0)
-    assert np.allclose(reference[0], alibi_slopes(n_heads)[:, None] * convention_position_ids("hf-bloom", mask)[0],
-                       rtol=1e-13, atol=0)
+    assert np.allclose(
+        reference[0], alibi_slopes(n_heads)[:, None] * convention_position_ids("hf-bloom", mask)[0], rtol=1e-13, atol=0
+    )
 
 
 @pytest.mark.parametrize("n_heads", [1, 2, 3, 8, 12, 24, 32])
 def test_mpt_bias(n_heads):
-    assert np.allclose(convention_bias("hf-mpt", 11, n_heads=n_heads), reference_mpt_alibi(n_heads, 11),
-                       rtol=1e-13, atol=0)
+    assert np.allclose(
+        convention_bias("hf-mpt", 11, n_heads=n_heads), reference_mpt_alibi(n_heads, 11), rtol=1e-13, atol=0
+    )
 
 
 def test_bias_needs_a_bias_convention():
@@ -463,15 +472,22 @@ def float32_tensor2tensor_angles(positions, channels):
 
 def float32_llama_angles(positions, dim, base=10000.0):
     """LlamaRotaryEmbedding: float32 inv_freq, position_ids.float() * inv_freq."""
-    inv_freq = (1.0 / (np.float32(base) ** (np.arange(0, dim, 2, dtype=np.float32) / np.float32(dim)))).astype(np.float32)
+    inv_freq = (1.0 / (np.float32(base) ** (np.arange(0, dim, 2, dtype=np.float32) / np.float32(dim)))).astype(
+        np.float32
+    )
     return np.asarray(positions, dtype=np.float32)[:, None] * inv_freq
 
 
 def test_number_formats_llama_angles_are_float32():
     positions = np.array([1, 1000, 123457, 5_000_001])
     row = convention("hf-llama")
-    ours = computed_angles(positions, 64, position_dtype=row.position_dtype,
-                           frequency_dtype=row.frequency_dtype, angle_dtype=row.angle_dtype)
+    ours = computed_angles(
+        positions,
+        64,
+        position_dtype=row.position_dtype,
+        frequency_dtype=row.frequency_dtype,
+        angle_dtype=row.angle_dtype,
+    )
     theirs = float32_llama_angles(positions, 64).astype(np.float64)
     assert np.array_equal(ours, ours.astype(np.float32))  # float32 values
     # the code's own float32 power may differ from the correctly rounded
@@ -499,8 +515,7 @@ def test_marian_and_roformer_angles_are_float64():
 
 def test_rotary_embedding_torch_positions_follow_the_queries():
     assert convention("rotary-embedding-torch").position_dtype == "input"
-    held = computed_angles([256, 257], 4, position_dtype="bfloat16", frequency_dtype="float32",
-                           angle_dtype="float32")
+    held = computed_angles([256, 257], 4, position_dtype="bfloat16", frequency_dtype="float32", angle_dtype="float32")
     assert np.array_equal(held[0], held[1])
 
 
@@ -513,5 +528,10 @@ def test_bad_names_and_masks():
         convention_position_ids("fairseq", [[0, 2]])
     with pytest.raises(TypeError, match="positions"):
         convention_table("fairseq", [0.5], 8)
-    assert convention_names("rotary") == ("hf-llama", "hf-gptj", "hf-roformer", "rotary-embedding-torch",
-                                          "x-transformers")
+    assert convention_names("rotary") == (
+        "hf-llama",
+        "hf-gptj",
+        "hf-roformer",
+        "rotary-embedding-torch",
+        "x-transformers",
+    )

@@ -72,9 +72,7 @@ def test_embed_sentence_adds_token_position_and_segment():
 
 
 def test_an_unaltered_copy_is_accepted(model_copy):
-    assert np.array_equal(
-        pretrained.position_embeddings(model_copy), pretrained.position_embeddings()
-    )
+    assert np.array_equal(pretrained.position_embeddings(model_copy), pretrained.position_embeddings())
 
 
 def test_altered_copy_is_refused(tmp_path):

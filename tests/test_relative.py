@@ -11,8 +11,40 @@ from posenc_math import relative_positions, shaw_clip, t5_bucket
 # T5Attention._relative_position_bucket gives them (torch 2.13, transformers
 # 5.23), for the T5 defaults num_buckets=32, max_distance=128.
 T5_ENCODER_STARTS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 23, 32, 46, 64, 91]
-T5_DECODER_STARTS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
-                     19, 21, 24, 27, 31, 35, 40, 46, 52, 59, 67, 77, 87, 99, 113]
+T5_DECODER_STARTS = [
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+    12,
+    13,
+    14,
+    15,
+    16,
+    19,
+    21,
+    24,
+    27,
+    31,
+    35,
+    40,
+    46,
+    52,
+    59,
+    67,
+    77,
+    87,
+    99,
+    113,
+]
 
 
 def test_relative_positions_is_key_minus_query():
@@ -75,7 +107,7 @@ def test_t5_bucket_int64_extremes_saturate():
 def test_t5_bucket_encoder_never_uses_bucket_16():
     # offset 0 goes to bucket 0, so the upper half's first bucket
     # (num_buckets // 2, "distance 0 after the query") is never reached
-    offsets = np.arange(-10**5, 10**5 + 1)
+    offsets = np.arange(-(10**5), 10**5 + 1)
     assert set(np.unique(t5_bucket(offsets)).tolist()) == set(range(32)) - {16}
     assert set(np.unique(t5_bucket(offsets, bidirectional=False)).tolist()) == set(range(32))
 

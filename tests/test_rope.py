@@ -128,8 +128,14 @@ def test_dynamic_ntk():
     assert doubled[0] == 1.0 and doubled[-1] == pytest.approx(default[-1] / 3, rel=1e-14)
     # transformers 5.23 (float32) at seq_len 10000: pairs 0, 10, 20, 25, 30, 63
     longer, _ = rope_frequencies(128, scaling=scaling, seq_len=10000, max_position_embeddings=4096)
-    reference = [1.0, 0.19119858741760254, 0.0365569032728672, 0.015984967350959778,
-                 0.006989628542214632, 2.9740866011707112e-05]
+    reference = [
+        1.0,
+        0.19119858741760254,
+        0.0365569032728672,
+        0.015984967350959778,
+        0.006989628542214632,
+        2.9740866011707112e-05,
+    ]
     assert np.allclose(longer[[0, 10, 20, 25, 30, 63]], reference, rtol=1e-6)
 
 
@@ -137,20 +143,54 @@ def test_yarn_matches_transformers_values():
     qwen = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
     inv_freq, attention = rope_frequencies(128, scaling=qwen)
     assert attention == pytest.approx(0.1 * math.log(4) + 1, rel=1e-15)
-    assert np.allclose(inv_freq[[0, 10, 20, 25, 30, 63]],
-                       [1.0, 0.23713736236095428, 0.05623412877321243, 0.0273841954767704,
-                        0.01333521492779255, 2.8869548259535804e-05], rtol=1e-6)
+    assert np.allclose(
+        inv_freq[[0, 10, 20, 25, 30, 63]],
+        [
+            1.0,
+            0.23713736236095428,
+            0.05623412877321243,
+            0.0273841954767704,
+            0.01333521492779255,
+            2.8869548259535804e-05,
+        ],
+        rtol=1e-6,
+    )
     untruncated, _ = rope_frequencies(128, base=1e6, scaling=dict(qwen, truncate=False))
-    assert np.allclose(untruncated[[0, 10, 20, 25, 30, 63]],
-                       [1.0, 0.11547820270061493, 0.01333521492779255, 0.004234358202666044,
-                        0.0010792376706376672, 3.102344408034696e-07], rtol=1e-6)
-    deepseek = {"rope_type": "yarn", "factor": 40.0, "original_max_position_embeddings": 4096,
-                "mscale": 1.0, "mscale_all_dim": 1.0, "beta_fast": 32, "beta_slow": 1}
+    assert np.allclose(
+        untruncated[[0, 10, 20, 25, 30, 63]],
+        [
+            1.0,
+            0.11547820270061493,
+            0.01333521492779255,
+            0.004234358202666044,
+            0.0010792376706376672,
+            3.102344408034696e-07,
+        ],
+        rtol=1e-6,
+    )
+    deepseek = {
+        "rope_type": "yarn",
+        "factor": 40.0,
+        "original_max_position_embeddings": 4096,
+        "mscale": 1.0,
+        "mscale_all_dim": 1.0,
+        "beta_fast": 32,
+        "beta_slow": 1,
+    }
     inv_freq, attention = rope_frequencies(64, scaling=deepseek)
     assert attention == 1.0
-    assert np.allclose(inv_freq[[0, 10, 20, 25, 30, 31]],
-                       [1.0, 0.05623412877321243, 0.0007905694073997438, 1.8747354260995053e-05,
-                        4.445698323252145e-06, 3.3338035336782923e-06], rtol=1e-6)
+    assert np.allclose(
+        inv_freq[[0, 10, 20, 25, 30, 31]],
+        [
+            1.0,
+            0.05623412877321243,
+            0.0007905694073997438,
+            1.8747354260995053e-05,
+            4.445698323252145e-06,
+            3.3338035336782923e-06,
+        ],
+        rtol=1e-6,
+    )
 
 
 def test_yarn_ramp_ends_and_defaults():
@@ -169,10 +209,15 @@ def test_yarn_ramp_ends_and_defaults():
     assert not np.array_equal(other, inv_freq)
     # fallbacks: original from max_position_embeddings, factor from the ratio
     fallback, _ = rope_frequencies(128, scaling={"rope_type": "yarn"}, max_position_embeddings=4096)
-    assert np.array_equal(fallback, rope_frequencies(
-        128, scaling={"rope_type": "yarn", "factor": 1.0, "original_max_position_embeddings": 4096})[0])
+    assert np.array_equal(
+        fallback,
+        rope_frequencies(128, scaling={"rope_type": "yarn", "factor": 1.0, "original_max_position_embeddings": 4096})[
+            0
+        ],
+    )
     assert rope_frequencies(128, scaling=dict(scaling, mscale=0.707, mscale_all_dim=1.0))[1] == pytest.approx(
-        (0.1 * 0.707 * math.log(8) + 1) / (0.1 * math.log(8) + 1))
+        (0.1 * 0.707 * math.log(8) + 1) / (0.1 * math.log(8) + 1)
+    )
     assert rope_frequencies(128, scaling=dict(scaling, attention_factor=0.5))[1] == 0.5
 
 
@@ -189,12 +234,24 @@ def test_llama3_regions():
     assert medium.sum() == 6
     ratio = default[medium] / inv_freq[medium]
     assert np.all((ratio > 1) & (ratio < 8)) and np.all(np.diff(ratio) > 0)
-    assert np.allclose(inv_freq[[0, 10, 20, 25, 30, 63]],
-                       [1.0, 0.12868738174438477, 0.016560440883040428, 0.005940730683505535,
-                        0.0013718936825171113, 3.068925877869333e-07], rtol=1e-6)
+    assert np.allclose(
+        inv_freq[[0, 10, 20, 25, 30, 63]],
+        [
+            1.0,
+            0.12868738174438477,
+            0.016560440883040428,
+            0.005940730683505535,
+            0.0013718936825171113,
+            3.068925877869333e-07,
+        ],
+        rtol=1e-6,
+    )
     fallback, _ = rope_frequencies(
-        128, base=500000.0, scaling={k: v for k, v in LLAMA3.items() if k != "original_max_position_embeddings"},
-        max_position_embeddings=8192)
+        128,
+        base=500000.0,
+        scaling={k: v for k, v in LLAMA3.items() if k != "original_max_position_embeddings"},
+        max_position_embeddings=8192,
+    )
     assert np.array_equal(fallback, inv_freq)
 
 
@@ -212,30 +269,59 @@ def test_llama3_regions():
         (lambda: rope(np.ones((3, 4)), np.arange(3), inv_freq=[1.0]), ValueError, r"\(2,\)"),
         (lambda: rope(np.ones((3, 4)), np.arange(3), base=1.0), ValueError, "base"),
         (lambda: rope_frequencies(7), ValueError, "even"),
-        (lambda: rope_frequencies(8, scaling={"rope_type": "ntk"}), ValueError, "'default', 'linear', 'dynamic', 'yarn', 'llama3'"),
+        (
+            lambda: rope_frequencies(8, scaling={"rope_type": "ntk"}),
+            ValueError,
+            "'default', 'linear', 'dynamic', 'yarn', 'llama3'",
+        ),
         (lambda: rope_frequencies(8, scaling={"rope_type": "linear"}), ValueError, r"\['factor'\]"),
-        (lambda: rope_frequencies(8, scaling={"rope_type": "llama3", "factor": 8}), ValueError,
-         r"\['low_freq_factor', 'high_freq_factor'\]"),
-        (lambda: rope_frequencies(8, scaling=dict(LLAMA3, original_max_position_embeddings=None)), ValueError,
-         "original_max_position_embeddings"),
-        (lambda: rope_frequencies(8, scaling={"rope_type": "yarn", "factor": 4}), ValueError,
-         "original_max_position_embeddings"),
-        (lambda: rope_frequencies(8, scaling={"rope_type": "linear", "factor": 4, "beta_fast": 3}), ValueError,
-         "beta_fast"),
+        (
+            lambda: rope_frequencies(8, scaling={"rope_type": "llama3", "factor": 8}),
+            ValueError,
+            r"\['low_freq_factor', 'high_freq_factor'\]",
+        ),
+        (
+            lambda: rope_frequencies(8, scaling=dict(LLAMA3, original_max_position_embeddings=None)),
+            ValueError,
+            "original_max_position_embeddings",
+        ),
+        (
+            lambda: rope_frequencies(8, scaling={"rope_type": "yarn", "factor": 4}),
+            ValueError,
+            "original_max_position_embeddings",
+        ),
+        (
+            lambda: rope_frequencies(8, scaling={"rope_type": "linear", "factor": 4, "beta_fast": 3}),
+            ValueError,
+            "beta_fast",
+        ),
         (lambda: rope_frequencies(8, scaling={"rope_type": "linear", "factor": 0.5}), ValueError, ">= 1"),
-        (lambda: rope_frequencies(8, scaling={"rope_type": "dynamic", "factor": 2}), ValueError,
-         "max_position_embeddings"),
-        (lambda: rope_frequencies(2, scaling={"rope_type": "dynamic", "factor": 2}, max_position_embeddings=8),
-         ValueError, "dim > 2"),
+        (
+            lambda: rope_frequencies(8, scaling={"rope_type": "dynamic", "factor": 2}),
+            ValueError,
+            "max_position_embeddings",
+        ),
+        (
+            lambda: rope_frequencies(2, scaling={"rope_type": "dynamic", "factor": 2}, max_position_embeddings=8),
+            ValueError,
+            "dim > 2",
+        ),
         (lambda: rope_frequencies(8, seq_len=0), ValueError, "seq_len"),
         (lambda: rope_frequencies(8, base=10.0, scaling={"rope_theta": 20.0}), ValueError, "rope_theta"),
-        (lambda: rope_frequencies(8, scaling={"rope_type": "linear", "type": "yarn", "factor": 2}), ValueError,
-         "legacy"),
+        (
+            lambda: rope_frequencies(8, scaling={"rope_type": "linear", "type": "yarn", "factor": 2}),
+            ValueError,
+            "legacy",
+        ),
         (lambda: rope_frequencies(8, scaling=[("rope_type", "linear")]), TypeError, "scaling"),
         (lambda: rope_frequencies(8, scaling=dict(LLAMA3, low_freq_factor=4.0)), ValueError, "low_freq_factor"),
-        (lambda: rope_frequencies(8, scaling={"rope_type": "yarn", "factor": 4,
-                                              "original_max_position_embeddings": 64, "truncate": "no"}),
-         TypeError, "truncate"),
+        (
+            lambda: rope_frequencies(
+                8, scaling={"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 64, "truncate": "no"}
+            ),
+            TypeError,
+            "truncate",
+        ),
     ],
 )
 def test_bad_input_is_named(call, error, words):
@@ -254,8 +340,9 @@ def test_ntk_aware_base_divides_the_slowest_frequency_only():
     assert new[0] == old[0] == 1.0
     assert new[-1] == pytest.approx(old[-1] / scale, rel=1e-13)
     assert np.all(new[1:] < old[1:])
-    dynamic, _ = rope_frequencies(dim, scaling={"rope_type": "dynamic", "factor": 1.0},
-                                  seq_len=8 * 4096, max_position_embeddings=4096)
+    dynamic, _ = rope_frequencies(
+        dim, scaling={"rope_type": "dynamic", "factor": 1.0}, seq_len=8 * 4096, max_position_embeddings=4096
+    )
     assert np.allclose(dynamic, new, rtol=1e-14)
 
 
@@ -313,8 +400,12 @@ def test_interleaved_to_half_permutation(rng):
     assert np.array_equal(np.argsort(perm), half_to_interleaved(dim))
     x = rng.normal(size=(2, 6, dim))
     positions = np.arange(6) * 13
-    assert np.allclose(rope(x[..., perm], positions, layout="half"),
-                       rope(x, positions, layout="interleaved")[..., perm], rtol=0, atol=1e-14)
+    assert np.allclose(
+        rope(x[..., perm], positions, layout="half"),
+        rope(x, positions, layout="interleaved")[..., perm],
+        rtol=0,
+        atol=1e-14,
+    )
     q, k = rng.normal(size=(2, 6, dim))
     scores_half = rope(q[:, perm], positions, layout="half") @ rope(k[:, perm], positions, layout="half").T
     scores_interleaved = rope(q, positions, layout="interleaved") @ rope(k, positions, layout="interleaved").T

@@ -4,8 +4,8 @@ import math
 
 import numpy as np
 import pytest
-
 from conftest import exact_sin_cos
+
 from posenc_math import frequencies, sinusoidal, timing_signal, wavelengths
 from posenc_math.bench import seed_formula
 
@@ -108,9 +108,7 @@ def reference_timing_signal(length, channels, min_timescale, max_timescale, star
     return signal[None]
 
 
-@pytest.mark.parametrize(
-    "args", [(10, 8, 1.0, 1.0e4, 0), (33, 7, 1.0, 1.0e4, 3), (50, 64, 2.0, 500.0, 10)]
-)
+@pytest.mark.parametrize("args", [(10, 8, 1.0, 1.0e4, 0), (33, 7, 1.0, 1.0e4, 3), (50, 64, 2.0, 500.0, 10)])
 def test_timing_signal_reproduces_tensor2tensor(args):
     ours = timing_signal(*args)
     assert ours.shape == (1, args[0], args[1])

@@ -8,8 +8,7 @@ import pytest
 import sympy
 
 from posenc_math import cli, encodings
-from posenc_math.theorems import Chain, Equal, Fact, get, page_of, verify_theorem
-from posenc_math.theorems import beyond
+from posenc_math.theorems import Chain, Equal, Fact, beyond, get, page_of, verify_theorem
 
 IDS = {
     "rope-relative": "rope",
@@ -65,7 +64,9 @@ def test_wrong_sign_in_an_equation_is_reported_by_number():
     index = next(i for i, step in enumerate(theorem.steps) if isinstance(step, Equal) and "divided by s" in step.why)
     good = theorem.steps[index]
     number = sum(len(list(step.checks())) for step in theorem.steps[:index]) + 1
-    broken = _replace_step(theorem, index, dataclasses.replace(good, rhs=good.rhs * sympy.Symbol("s", positive=True) ** 2))
+    broken = _replace_step(
+        theorem, index, dataclasses.replace(good, rhs=good.rhs * sympy.Symbol("s", positive=True) ** 2)
+    )
     result = verify_theorem(broken)
     assert result.status == "failed" and result.negative_control == "rejected"
     assert len(result.failures) == 1

@@ -9,7 +9,6 @@ from .learned import (
     learned_table,
     principal_components,
 )
-from .sinusoidal import frequencies, sinusoidal, timing_signal, wavelengths
 from .relative import relative_positions, shaw_clip, t5_bucket
 from .rope import (
     extension_frequencies,
@@ -20,32 +19,33 @@ from .rope import (
     rope_frequencies,
     rope_relative_scores,
 )
+from .sinusoidal import frequencies, sinusoidal, timing_signal, wavelengths
 from .translation import translation_matrix
 
 __all__ = [
     "alibi_bias",
     "alibi_key_bias",
     "alibi_slopes",
+    "binary",
     "causal_mask",
-    "softmax",
-    "relative_positions",
+    "cosine_similarity_matrix",
+    "dot_product_attention",
+    "embedding_lookup",
     "extension_frequencies",
+    "frequencies",
     "interleaved_to_half",
+    "learned_table",
     "ntk_aware_base",
+    "principal_components",
+    "relative_positions",
     "rope",
     "rope_decay_bound",
     "rope_frequencies",
     "rope_relative_scores",
     "shaw_clip",
-    "t5_bucket",
-    "binary",
-    "cosine_similarity_matrix",
-    "dot_product_attention",
-    "embedding_lookup",
-    "learned_table",
-    "principal_components",
-    "frequencies",
     "sinusoidal",
+    "softmax",
+    "t5_bucket",
     "timing_signal",
     "translation_matrix",
     "wavelengths",

@@ -30,11 +30,11 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 __all__ = [
+    "fill_table",
     "frequencies_extended",
-    "reduced_angles",
     "phasors",
     "progression_phasors",
-    "fill_table",
+    "reduced_angles",
 ]
 
 #: 2 pi to more digits than any ``longdouble`` holds.

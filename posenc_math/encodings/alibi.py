@@ -23,7 +23,7 @@ import numpy as np
 
 from .._validate import check_int, check_table_fits
 
-__all__ = ["alibi_slopes", "alibi_bias", "alibi_key_bias", "causal_mask", "softmax"]
+__all__ = ["alibi_bias", "alibi_key_bias", "alibi_slopes", "causal_mask", "softmax"]
 
 
 def _power_of_two_slopes(n_heads: int) -> np.ndarray:
@@ -72,9 +72,7 @@ def alibi_slopes(n_heads) -> np.ndarray:
 def _check_sizes(n_heads, n_positions) -> tuple[int, int]:
     n_heads = check_int("n_heads", n_heads, minimum=1)
     n_positions = check_int("n_positions", n_positions, minimum=1)
-    check_table_fits(
-        (n_heads, n_positions, n_positions), 8, f"n_heads={n_heads}, n_positions={n_positions}"
-    )
+    check_table_fits((n_heads, n_positions, n_positions), 8, f"n_heads={n_heads}, n_positions={n_positions}")
     return n_heads, n_positions
 
 

@@ -17,11 +17,11 @@ import numpy as np
 from .._validate import check_int, check_real, check_table_fits
 
 __all__ = [
-    "learned_table",
-    "embedding_lookup",
     "cosine_similarity_matrix",
-    "principal_components",
     "dot_product_attention",
+    "embedding_lookup",
+    "learned_table",
+    "principal_components",
 ]
 
 
@@ -120,9 +120,7 @@ def embedding_lookup(table, ids) -> np.ndarray:
     """
     table = np.asarray(table)
     if table.ndim != 2 or table.shape[0] == 0:
-        raise ValueError(
-            f"table must be a 2-D array (n_rows, dim) with n_rows >= 1, got shape {table.shape}"
-        )
+        raise ValueError(f"table must be a 2-D array (n_rows, dim) with n_rows >= 1, got shape {table.shape}")
     ids_array = np.asarray(ids)
     empty_list = ids_array.size == 0 and ids_array.dtype == np.float64
     if ids_array.dtype == np.bool_ or not (np.issubdtype(ids_array.dtype, np.integer) or empty_list):
@@ -132,9 +130,7 @@ def embedding_lookup(table, ids) -> np.ndarray:
     if ids_array.size:
         bad = ids_array[(ids_array < 0) | (ids_array >= n_rows)]
         if bad.size:
-            raise ValueError(
-                f"ids must be in 0 .. {n_rows - 1} (the table has {n_rows} rows); got {int(bad.flat[0])}"
-            )
+            raise ValueError(f"ids must be in 0 .. {n_rows - 1} (the table has {n_rows} rows); got {int(bad.flat[0])}")
     return table[ids_array]
 
 
@@ -224,8 +220,7 @@ def principal_components(table, n_components=2):
     n_components = check_int("n_components", n_components, minimum=1)
     if n_components > min(n_rows, dim):
         raise ValueError(
-            f"n_components must be in 1 .. {min(n_rows, dim)} for a table of shape {table.shape}; "
-            f"got {n_components}"
+            f"n_components must be in 1 .. {min(n_rows, dim)} for a table of shape {table.shape}; got {n_components}"
         )
     centred = table - table.mean(axis=0)
     left, singular, right_t = np.linalg.svd(centred, full_matrices=False)

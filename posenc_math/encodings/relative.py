@@ -198,9 +198,7 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     # Small distances are masked out first (log(0) is -inf).
     far = np.maximum(distance, max_exact).astype(np.float32)
     scaled = (
-        np.log(far / np.float32(max_exact))
-        / np.float32(math.log(max_distance / max_exact))
-        * np.float32(n - max_exact)
+        np.log(far / np.float32(max_exact)) / np.float32(math.log(max_distance / max_exact)) * np.float32(n - max_exact)
     )
     large = max_exact + scaled.astype(np.int64)
     large = np.minimum(large, n - 1)

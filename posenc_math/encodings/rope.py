@@ -26,14 +26,14 @@ from .._validate import check_base, check_choice, check_int, check_real, check_t
 from ._phase import frequencies_extended, reduced_angles
 
 __all__ = [
-    "rope",
-    "rope_frequencies",
-    "ntk_aware_base",
-    "extension_frequencies",
-    "rope_relative_scores",
-    "rope_decay_bound",
-    "interleaved_to_half",
     "ROPE_TYPES",
+    "extension_frequencies",
+    "interleaved_to_half",
+    "ntk_aware_base",
+    "rope",
+    "rope_decay_bound",
+    "rope_frequencies",
+    "rope_relative_scores",
 ]
 
 LAYOUTS = ("half", "interleaved")
@@ -91,8 +91,7 @@ def _factor(scaling: dict, rope_type: str) -> float:
     factor = check_real("scaling['factor']", scaling["factor"])
     if factor < 1.0:
         raise ValueError(
-            f"scaling['factor'] must be >= 1 for rope_type {rope_type!r} "
-            f"(it stretches the context), got {factor!r}"
+            f"scaling['factor'] must be >= 1 for rope_type {rope_type!r} (it stretches the context), got {factor!r}"
         )
     return factor
 
@@ -114,8 +113,7 @@ def _read_scaling(scaling, base: float) -> tuple[str, dict]:
     unknown = sorted(set(scaling) - set(accepted), key=str)
     if unknown:
         raise ValueError(
-            f"scaling keys {unknown} are not used by rope_type {rope_type!r}; "
-            f"accepted keys: {', '.join(accepted)}"
+            f"scaling keys {unknown} are not used by rope_type {rope_type!r}; accepted keys: {', '.join(accepted)}"
         )
     missing = [key for key in _REQUIRED[rope_type] if scaling.get(key) is None]
     if missing:
@@ -587,7 +585,9 @@ def _query_key_pairs(query, key, inv_freq, base):
 def _offsets(offsets) -> np.ndarray:
     offsets = np.asarray(offsets)
     if offsets.dtype == np.bool_ or offsets.dtype.kind not in "iu" or offsets.ndim != 1:
-        raise TypeError(f"offsets must be a 1-D array of integers (key - query positions), got {offsets.dtype}, shape {offsets.shape}")
+        raise TypeError(
+            f"offsets must be a 1-D array of integers (key - query positions), got {offsets.dtype}, shape {offsets.shape}"
+        )
     return offsets
 
 

@@ -25,7 +25,7 @@ import numpy as np
 from .._validate import check_base, check_choice, check_int, check_real, check_table_fits
 from ._phase import fill_table, frequencies_extended
 
-__all__ = ["frequencies", "wavelengths", "sinusoidal", "timing_signal"]
+__all__ = ["frequencies", "sinusoidal", "timing_signal", "wavelengths"]
 
 LAYOUTS = ("interleaved", "split")
 SPACINGS = ("paper", "tensor2tensor")
@@ -202,9 +202,7 @@ def sinusoidal(
     )
 
 
-def timing_signal(
-    length, channels, min_timescale=1.0, max_timescale=1.0e4, start_index=0
-) -> np.ndarray:
+def timing_signal(length, channels, min_timescale=1.0, max_timescale=1.0e4, start_index=0) -> np.ndarray:
     """tensor2tensor's ``get_timing_signal_1d``, argument for argument.
 
     For readers porting tensor2tensor code: the split layout

@@ -15,12 +15,12 @@ from ..encodings.relative import relative_positions, shaw_clip, t5_bucket
 from ..encodings.rope import extension_frequencies, rope_decay_bound, rope_relative_scores
 
 __all__ = [
+    "alibi_bias_maps",
+    "alibi_slope_plot",
+    "extension_wavelengths",
+    "rope_score_decay",
     "shaw_clipping_map",
     "t5_bucket_map",
-    "rope_score_decay",
-    "alibi_slope_plot",
-    "alibi_bias_maps",
-    "extension_wavelengths",
 ]
 
 #: Colours that stay apart in grayscale and for common colour blindness
@@ -99,9 +99,7 @@ def t5_bucket_map(*, num_buckets=32, max_distance=128, max_offset=160, n_positio
         (True, _COLOURS[0], "-", "encoder (bidirectional)"),
         (False, _COLOURS[1], "--", "decoder (unidirectional)"),
     ):
-        buckets = t5_bucket(
-            offsets, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
-        )
+        buckets = t5_bucket(offsets, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
         line_axes.step(offsets, buckets, where="mid", color=colour, linestyle=style, label=label)
     for edge in (-max_distance, max_distance):
         if edge <= max_offset:
@@ -240,8 +238,9 @@ def alibi_bias_maps(n_heads=8, n_positions=24, *, head=0):
     >>> [axes.get_title() for axes in alibi_bias_maps(4, 6).axes[:2]]
     ['head 1 of 4, m = 1/4', 'last query, every head']
     """
-    import matplotlib.pyplot as plt
     from fractions import Fraction
+
+    import matplotlib.pyplot as plt
 
     bias = alibi_bias(n_heads, n_positions)
     slopes = alibi_slopes(n_heads)
@@ -263,9 +262,13 @@ def alibi_bias_maps(n_heads=8, n_positions=24, *, head=0):
     figure.colorbar(image, ax=matrix_axes, label="bias -m (i - j)")
     keys = np.arange(n_positions)
     for index in range(n_heads):
-        line_axes.plot(keys, bias[index, -1], color=_COLOURS[index % len(_COLOURS)],
-                       linestyle=("-", "--", "-.", ":")[(index // len(_COLOURS)) % 4],
-                       label=f"h={index + 1}, m={slope_label(slopes[index])}")
+        line_axes.plot(
+            keys,
+            bias[index, -1],
+            color=_COLOURS[index % len(_COLOURS)],
+            linestyle=("-", "--", "-.", ":")[(index // len(_COLOURS)) % 4],
+            label=f"h={index + 1}, m={slope_label(slopes[index])}",
+        )
     line_axes.set_title("last query, every head")
     line_axes.set_xlabel("key position j")
     line_axes.set_ylabel(f"bias for query i = {n_positions - 1}")
@@ -274,7 +277,13 @@ def alibi_bias_maps(n_heads=8, n_positions=24, *, head=0):
 
 
 def extension_wavelengths(
-    dim=128, *, base=500000.0, factor=8.0, original_max_position_embeddings=8192, low_freq_factor=1.0, high_freq_factor=4.0
+    dim=128,
+    *,
+    base=500000.0,
+    factor=8.0,
+    original_max_position_embeddings=8192,
+    low_freq_factor=1.0,
+    high_freq_factor=4.0,
 ):
     """Wavelength of each rotary pair before and after each extension rule.
 
@@ -325,10 +334,22 @@ def extension_wavelengths(
         bottom.plot(pairs, rules["default"] / inv_freq, styles[name], color=colour, linewidth=width, label=labels[name])
     top.axhline(original_max_position_embeddings, color="0.5", linewidth=0.8, linestyle=":")
     top.axhline(factor * original_max_position_embeddings, color="0.5", linewidth=0.8, linestyle=":")
-    top.annotate("trained context", (0, original_max_position_embeddings), xytext=(2, 4),
-                 textcoords="offset points", fontsize=8, color="0.3")
-    top.annotate("extended context", (0, factor * original_max_position_embeddings), xytext=(2, 4),
-                 textcoords="offset points", fontsize=8, color="0.3")
+    top.annotate(
+        "trained context",
+        (0, original_max_position_embeddings),
+        xytext=(2, 4),
+        textcoords="offset points",
+        fontsize=8,
+        color="0.3",
+    )
+    top.annotate(
+        "extended context",
+        (0, factor * original_max_position_embeddings),
+        xytext=(2, 4),
+        textcoords="offset points",
+        fontsize=8,
+        color="0.3",
+    )
     top.set_ylabel("wavelength (positions)")
     top.set_title(f"dim {dim}, base {base:g}, factor {factor:g}, trained context {original_max_position_embeddings}")
     top.legend(fontsize=8, frameon=False, loc="upper left")

@@ -13,11 +13,11 @@ from ..encodings.binary import binary
 from ..encodings.learned import cosine_similarity_matrix
 
 __all__ = [
+    "embedding_sum",
+    "naive_alternatives",
+    "pca_positions",
     "position_vectors",
     "similarity_matrices",
-    "embedding_sum",
-    "pca_positions",
-    "naive_alternatives",
     "step_sizes",
 ]
 
@@ -75,8 +75,13 @@ def position_vectors(table, positions, *, token_vector=None, token_label="token"
     n_panels = len(rows)
     n_rows = -(-n_panels // columns)
     figure, grid = plt.subplots(
-        n_rows, columns, figsize=(2.1 * columns, 1.7 * n_rows), sharex=True, sharey=True,
-        layout="constrained", squeeze=False,
+        n_rows,
+        columns,
+        figsize=(2.1 * columns, 1.7 * n_rows),
+        sharex=True,
+        sharey=True,
+        layout="constrained",
+        squeeze=False,
     )
     dims = np.arange(table.shape[1])
     for index, axes in enumerate(grid.flat):
@@ -129,8 +134,12 @@ def similarity_matrices(tables, *, limit=None):
         if limit is not None:
             table = table[:limit]
         image = axes.imshow(
-            cosine_similarity_matrix(table), cmap="RdBu_r", vmin=-1.0, vmax=1.0,
-            interpolation="nearest", origin="upper",
+            cosine_similarity_matrix(table),
+            cmap="RdBu_r",
+            vmin=-1.0,
+            vmax=1.0,
+            interpolation="nearest",
+            origin="upper",
         )
         axes.set_title(title)
         axes.set_xlabel("position")
@@ -179,9 +188,7 @@ def embedding_sum(tokens, token, position, total, *, max_dims=None):
     if max_dims is not None:
         parts = [part[:, :max_dims] for part in parts]
     limit = max(float(np.abs(part).max()) for part in parts) or 1.0
-    figure, axes_list = plt.subplots(
-        1, 3, figsize=(11, 0.28 * len(tokens) + 1.6), sharey=True, layout="constrained"
-    )
+    figure, axes_list = plt.subplots(1, 3, figsize=(11, 0.28 * len(tokens) + 1.6), sharey=True, layout="constrained")
     titles = ["token embedding", "+ position embedding", "= input to the first layer"]
     for axes, part, title in zip(axes_list, parts, titles):
         image = axes.imshow(part, aspect="auto", cmap="RdBu_r", vmin=-limit, vmax=limit, interpolation="nearest")
@@ -238,9 +245,7 @@ def pca_positions(projection, explained, *, label_every=100, n_first=40):
     figure, (plane, curves) = plt.subplots(
         1, 2, figsize=(10.5, 4.2), layout="constrained", gridspec_kw={"width_ratios": [1.15, 1]}
     )
-    points = plane.scatter(
-        projection[:, 0], projection[:, 1], c=np.arange(len(projection)), cmap="cividis", s=9
-    )
+    points = plane.scatter(projection[:, 0], projection[:, 1], c=np.arange(len(projection)), cmap="cividis", s=9)
     for position in range(0, len(projection), label_every):
         plane.annotate(str(position), projection[position], textcoords="offset points", xytext=(4, 4), fontsize=8)
     plane.set_aspect("equal", adjustable="datalim")
@@ -343,8 +348,9 @@ def step_sizes(tables):
         if table.shape[0] < 2:
             raise ValueError(f"tables[{label!r}] needs at least 2 positions")
         steps = np.linalg.norm(np.diff(table, axis=0), axis=1)
-        axes.plot(np.arange(len(steps)), steps, marker=markers[index % len(markers)], markersize=3,
-                  linewidth=1, label=label)
+        axes.plot(
+            np.arange(len(steps)), steps, marker=markers[index % len(markers)], markersize=3, linewidth=1, label=label
+        )
     axes.set_xlabel("position p")
     axes.set_ylabel("|e(p+1) - e(p)|")
     axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))

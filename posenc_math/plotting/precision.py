@@ -23,7 +23,9 @@ SCENARIOS = {
     "all bfloat16": dict(position_dtype="bfloat16", frequency_dtype="bfloat16", angle_dtype="bfloat16"),
     "all float16": dict(position_dtype="float16", frequency_dtype="float16", angle_dtype="float16"),
     "all float32": dict(position_dtype="float32", frequency_dtype="float32", angle_dtype="float32"),
-    "positions bfloat16, rest float32": dict(position_dtype="bfloat16", frequency_dtype="float32", angle_dtype="float32"),
+    "positions bfloat16, rest float32": dict(
+        position_dtype="bfloat16", frequency_dtype="float32", angle_dtype="float32"
+    ),
 }
 
 
@@ -87,11 +89,24 @@ def phase_error_growth(positions, dim=128, *, base=10000.0, scenarios=None):
     for name in ("bfloat16", "float16", "float32"):
         axes.loglog(positions, phase_error_bound(positions, name), color="0.6", linewidth=0.7, linestyle=(0, (4, 3)))
         where = min(float(positions[-1]), 8.0 / unit_roundoff(name))
-        axes.annotate(f"p u ({name})", (where, where * unit_roundoff(name)), xytext=(-4, 3),
-                      textcoords="offset points", ha="right", fontsize=7, color="0.35")
+        axes.annotate(
+            f"p u ({name})",
+            (where, where * unit_roundoff(name)),
+            xytext=(-4, 3),
+            textcoords="offset points",
+            ha="right",
+            fontsize=7,
+            color="0.35",
+        )
     axes.axhline(np.pi, color="0.3", linewidth=0.8)
-    axes.annotate("pi: the angle is meaningless", (positions[0], np.pi), xytext=(2, 3),
-                  textcoords="offset points", fontsize=8, color="0.3")
+    axes.annotate(
+        "pi: the angle is meaningless",
+        (positions[0], np.pi),
+        xytext=(2, 3),
+        textcoords="offset points",
+        fontsize=8,
+        color="0.3",
+    )
     axes.set_ylim(top=20.0)
     axes.set_xlabel("position p")
     axes.set_ylabel("largest phase error over the pairs (rad)")
@@ -138,11 +153,23 @@ def position_spacing(stop=10**8, *, formats=("bfloat16", "float16", "float32")):
         axes.step(finite, gaps, where="post", color=_COLOURS[name], linestyle=_STYLES[name], linewidth=1.5, label=name)
         limit = largest_exact_position(name)
         axes.plot([limit], [float(np.spacing(dtype.type(limit)))], "o", color=_COLOURS[name], markersize=5)
-        axes.annotate(f"{limit:,}", (limit, float(np.spacing(dtype.type(limit)))), xytext=(5, -12),
-                      textcoords="offset points", fontsize=8, color=_COLOURS[name])
+        axes.annotate(
+            f"{limit:,}",
+            (limit, float(np.spacing(dtype.type(limit)))),
+            xytext=(5, -12),
+            textcoords="offset points",
+            fontsize=8,
+            color=_COLOURS[name],
+        )
     axes.axhline(1.0, color="0.3", linewidth=0.8)
-    axes.annotate("gap 1: neighbours still distinct", (powers[0], 1.0), xytext=(2, 4), textcoords="offset points",
-                  fontsize=8, color="0.3")
+    axes.annotate(
+        "gap 1: neighbours still distinct",
+        (powers[0], 1.0),
+        xytext=(2, 4),
+        textcoords="offset points",
+        fontsize=8,
+        color="0.3",
+    )
     axes.set_xscale("log", base=2)
     axes.set_yscale("log", base=2)
     axes.set_xlabel("position p")

@@ -12,11 +12,11 @@ import numpy as np
 from .._validate import check_int
 
 __all__ = [
-    "wavelength_plot",
-    "clock_hands",
     "bits_and_waves",
-    "table_panels",
+    "clock_hands",
     "offset_curve",
+    "table_panels",
+    "wavelength_plot",
 ]
 
 
@@ -70,8 +70,15 @@ def wavelength_plot(wavelengths, *, base=None):
     for index, (label, values) in enumerate(wavelengths.items()):
         marker, line = styles[index % len(styles)]
         pairs = np.arange(values.size)
-        axes.plot(pairs, values, linestyle=line, marker=marker, markevery=max(values.size // 16, 1),
-                  markersize=4, label=f"{label} (last: {values[-1]:,.0f})")
+        axes.plot(
+            pairs,
+            values,
+            linestyle=line,
+            marker=marker,
+            markevery=max(values.size // 16, 1),
+            markersize=4,
+            label=f"{label} (last: {values[-1]:,.0f})",
+        )
     if base is not None:
         for value, text in ((2 * np.pi, "2\u03c0"), (2 * np.pi * float(base), f"2\u03c0 \u00d7 {float(base):g}")):
             axes.axhline(value, color="0.45", linewidth=0.8, linestyle=(0, (1, 2)))
@@ -126,14 +133,16 @@ def clock_hands(tables, *, n_pairs=4, n_positions=None):
         if n_positions is not None:
             table = table[: check_int("n_positions", n_positions, minimum=2)]
         if table.shape[1] < 2 * n_pairs:
-            raise ValueError(
-                f"tables[{title!r}] has {table.shape[1]} columns; n_pairs={n_pairs} needs {2 * n_pairs}"
-            )
+            raise ValueError(f"tables[{title!r}] has {table.shape[1]} columns; n_pairs={n_pairs} needs {2 * n_pairs}")
         checked[str(title)] = table
     n_rows = len(checked)
     figure, grid = plt.subplots(
-        n_rows, n_pairs + 1, figsize=(2.05 * n_pairs + 3.6, 2.35 * n_rows + 0.3), layout="constrained",
-        squeeze=False, gridspec_kw={"width_ratios": [1] * n_pairs + [1.9]},
+        n_rows,
+        n_pairs + 1,
+        figsize=(2.05 * n_pairs + 3.6, 2.35 * n_rows + 0.3),
+        layout="constrained",
+        squeeze=False,
+        gridspec_kw={"width_ratios": [1] * n_pairs + [1.9]},
     )
     circle = np.linspace(0.0, 2 * np.pi, 181)
     points = None
@@ -158,8 +167,15 @@ def clock_hands(tables, *, n_pairs=4, n_positions=None):
         axes.plot(positions[1:], nearest[1:], marker="o", markersize=2.5, linewidth=0.8)
         repeats = positions[1:][nearest[1:] < 1e-9]
         if repeats.size:
-            axes.plot(repeats, nearest[repeats], linestyle="none", marker="x", color="C3", markersize=6,
-                      label=f"repeats from position {repeats[0]}")
+            axes.plot(
+                repeats,
+                nearest[repeats],
+                linestyle="none",
+                marker="x",
+                color="C3",
+                markersize=6,
+                label=f"repeats from position {repeats[0]}",
+            )
             axes.legend(fontsize=7, loc="upper right")
         axes.set_ylim(bottom=0.0)
         axes.set_ylabel("distance to closest\nearlier row", fontsize=8)
@@ -203,16 +219,16 @@ def bits_and_waves(bits, waves):
     if bits.shape != waves.shape:
         raise ValueError(f"bits and waves must have the same shape, got {bits.shape} and {waves.shape}")
     n_positions, n_bits = bits.shape
-    figure, grid = plt.subplots(n_bits, 1, figsize=(8, 1.35 * n_bits + 0.6), sharex=True,
-                                layout="constrained", squeeze=False)
+    figure, grid = plt.subplots(
+        n_bits, 1, figsize=(8, 1.35 * n_bits + 0.6), sharex=True, layout="constrained", squeeze=False
+    )
     positions = np.arange(n_positions)
     for bit, axes in enumerate(grid[:, 0]):
         negative = waves[:, bit] < 0
         for position in positions[negative]:
             axes.axvspan(position - 0.5, position + 0.5, color="0.88", linewidth=0)
         axes.step(positions, bits[:, bit], where="mid", color="C1", linewidth=1.5, label="bit")
-        axes.plot(positions, waves[:, bit], color="C0", marker="o", markersize=3, linewidth=0.8,
-                  label="sinusoid")
+        axes.plot(positions, waves[:, bit], color="C0", marker="o", markersize=3, linewidth=0.8, label="sinusoid")
         axes.axhline(0.0, color="0.5", linewidth=0.5)
         axes.set_ylim(-1.15, 1.15)
         axes.set_yticks([-1, 0, 1])
@@ -255,16 +271,16 @@ def table_panels(tables, *, columns=None, xlabel="column", ylabel="position"):
     columns = len(checked) if columns is None else check_int("columns", columns, minimum=1)
     n_rows = -(-len(checked) // columns)
     limit = max(float(np.abs(table).max()) for table in checked.values()) or 1.0
-    figure, grid = plt.subplots(n_rows, columns, figsize=(3.3 * columns + 1.0, 2.9 * n_rows),
-                                layout="constrained", squeeze=False)
+    figure, grid = plt.subplots(
+        n_rows, columns, figsize=(3.3 * columns + 1.0, 2.9 * n_rows), layout="constrained", squeeze=False
+    )
     image = None
     for index, axes in enumerate(grid.flat):
         if index >= len(checked):
             axes.set_visible(False)
             continue
         title, table = list(checked.items())[index]
-        image = axes.imshow(table, aspect="auto", cmap="RdBu_r", vmin=-limit, vmax=limit,
-                            interpolation="nearest")
+        image = axes.imshow(table, aspect="auto", cmap="RdBu_r", vmin=-limit, vmax=limit, interpolation="nearest")
         axes.set_title(title, fontsize=9)
         axes.set_xlabel(xlabel)
         axes.set_ylabel(ylabel)
@@ -310,10 +326,22 @@ def offset_curve(curves, *, first_increase=None, ylabel="<PE(t), PE(t + k)>"):
             offset = check_int("first_increase offset", offset, minimum=1)
             if offset >= values.size:
                 raise ValueError(f"first_increase[{label!r}]={offset} is past the end of the curve")
-            axes.plot([offset - 1, offset], values[[offset - 1, offset]], linestyle="none",
-                      marker=markers[index % len(markers)], color=line.get_color(), markersize=6)
-            axes.annotate(f"rises at k = {offset}", (offset, values[offset]), textcoords="offset points",
-                          xytext=(6, 8), fontsize=8, color=line.get_color())
+            axes.plot(
+                [offset - 1, offset],
+                values[[offset - 1, offset]],
+                linestyle="none",
+                marker=markers[index % len(markers)],
+                color=line.get_color(),
+                markersize=6,
+            )
+            axes.annotate(
+                f"rises at k = {offset}",
+                (offset, values[offset]),
+                textcoords="offset points",
+                xytext=(6, 8),
+                fontsize=8,
+                color=line.get_color(),
+            )
     axes.axhline(0.0, color="0.6", linewidth=0.5)
     axes.set_xlabel("offset k (positions)")
     axes.set_ylabel(ylabel)

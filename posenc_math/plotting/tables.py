@@ -38,9 +38,7 @@ def heatmap(table, *, title=None, xlabel="dimension", ylabel="position", cmap="R
         raise ValueError(f"table must be 2-D (positions x dimensions), got shape {table.shape}")
     limit = float(np.abs(table).max()) or 1.0
     figure, axes = plt.subplots(figsize=(8, 3.2), layout="constrained")
-    image = axes.imshow(
-        table, aspect="auto", cmap=cmap, vmin=-limit, vmax=limit, interpolation="nearest"
-    )
+    image = axes.imshow(table, aspect="auto", cmap=cmap, vmin=-limit, vmax=limit, interpolation="nearest")
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
     if title:

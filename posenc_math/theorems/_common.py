@@ -20,9 +20,7 @@ def pair(angle):
 
 def rotation_block(angle):
     """The 2 x 2 block [[cos, sin], [-sin, cos]] that shifts a pair by ``angle``."""
-    return sympy.Matrix(
-        [[sympy.cos(angle), sympy.sin(angle)], [-sympy.sin(angle), sympy.cos(angle)]]
-    )
+    return sympy.Matrix([[sympy.cos(angle), sympy.sin(angle)], [-sympy.sin(angle), sympy.cos(angle)]])
 
 
 def seeded(theorem_id: str) -> random.Random:

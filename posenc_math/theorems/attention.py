@@ -41,7 +41,11 @@ def attention_permutation_equivariant() -> Theorem:
         p = permutation_matrix(order)
         steps += [
             Equal((p * x) * m * (p * x).T, p * (x * m * x.T) * p.T, f"{name}: scores of P X are P S P^T"),
-            Equal(softmax_rows(p * s * p.T), p * softmax_rows(s) * p.T, f"{name}: softmax permutes with its rows and columns"),
+            Equal(
+                softmax_rows(p * s * p.T),
+                p * softmax_rows(s) * p.T,
+                f"{name}: softmax permutes with its rows and columns",
+            ),
             Equal(sympy.MatMul(p.T, p, evaluate=False), sympy.eye(N_TOKENS), f"{name}: P^T P = I"),
             Chain(
                 softmax_rows(p * s * p.T) * (p * x) * v,
@@ -57,7 +61,9 @@ def attention_permutation_equivariant() -> Theorem:
         tokens = rng.normal(size=(9, 8))
         order = rng.permutation(9)
         out = dot_product_attention(tokens, tokens, tokens)
-        return bool(np.allclose(dot_product_attention(tokens[order], tokens[order], tokens[order]), out[order], atol=1e-13))
+        return bool(
+            np.allclose(dot_product_attention(tokens[order], tokens[order], tokens[order]), out[order], atol=1e-13)
+        )
 
     def witness():
         rng = np.random.default_rng(1)

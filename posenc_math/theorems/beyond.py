@@ -157,9 +157,7 @@ def rope_relative() -> Theorem:
     q4 = Matrix(sympy.symbols("q_0:4", real=True))
     k4 = Matrix(sympy.symbols("k_0:4", real=True))
     score4 = _dot(_rope_symbolic(q4, m_, (w0, w1), "half"), _rope_symbolic(k4, n_, (w0, w1), "half"))
-    sum4 = sum(
-        _pair_score(q4[i], q4[j], k4[i], k4[j], (n_ - m_) * f) for (i, j), f in zip(_pairs(4, "half"), (w0, w1))
-    )
+    sum4 = sum(_pair_score(q4[i], q4[j], k4[i], k4[j], (n_ - m_) * f) for (i, j), f in zip(_pairs(4, "half"), (w0, w1)))
 
     def witness():
         rng = seeded("rope-relative")
@@ -206,17 +204,25 @@ def rope_relative() -> Theorem:
             + ", both layouts",
         ],
         steps=[
-            Equal(turned[0] + sympy.I * turned[1], (q0 + sympy.I * q1) * exp(sympy.I * theta),
-                  "as a complex number q_0 + i q_1, R(theta) multiplies by e^{i theta}"),
+            Equal(
+                turned[0] + sympy.I * turned[1],
+                (q0 + sympy.I * q1) * exp(sympy.I * theta),
+                "as a complex number q_0 + i q_1, R(theta) multiplies by e^{i theta}",
+            ),
             Chain(
                 score,
                 [
                     (_dot(q, rope_rotation(m_ * w).T * rope_rotation(n_ * w) * k), "transpose of a product"),
-                    (_dot(q, rope_rotation(-m_ * w) * rope_rotation(n_ * w) * k), "R(theta)^T = R(-theta): cos even, sin odd"),
+                    (
+                        _dot(q, rope_rotation(-m_ * w) * rope_rotation(n_ * w) * k),
+                        "R(theta)^T = R(-theta): cos even, sin odd",
+                    ),
                     (_dot(q, rope_rotation((n_ - m_) * w) * k), "R(a) R(b) = R(a + b): angle addition"),
                     (relative, "multiply out"),
                     (
-                        sympy.re((q0 + sympy.I * q1) * sympy.conjugate(k0 + sympy.I * k1) * exp(-sympy.I * (n_ - m_) * w)),
+                        sympy.re(
+                            (q0 + sympy.I * q1) * sympy.conjugate(k0 + sympy.I * k1) * exp(-sympy.I * (n_ - m_) * w)
+                        ),
                         "Re(z_q conj(z_k) e^{-i(n-m) omega}): the form rope_relative_scores evaluates",
                     ),
                 ],
@@ -265,8 +271,9 @@ def _layout_numpy_check() -> bool:
         if not np.allclose(half, interleaved[..., perm], rtol=0, atol=1e-15):
             return False
         # scores between every pair of positions, both ways
-        if not np.allclose(half @ np.swapaxes(half, -1, -2), interleaved @ np.swapaxes(interleaved, -1, -2),
-                           rtol=1e-13, atol=1e-13):
+        if not np.allclose(
+            half @ np.swapaxes(half, -1, -2), interleaved @ np.swapaxes(interleaved, -1, -2), rtol=1e-13, atol=1e-13
+        ):
             return False
     return True
 
@@ -409,8 +416,11 @@ def ntk_base() -> Theorem:
                     # dynamic NTK with factor 1 at scale times the trained length is this rule
                     trained = 4096
                     dynamic = rope_frequencies(
-                        dim, base=base, scaling={"rope_type": "dynamic", "factor": 1.0},
-                        seq_len=int(scale * trained), max_position_embeddings=trained,
+                        dim,
+                        base=base,
+                        scaling={"rope_type": "dynamic", "factor": 1.0},
+                        seq_len=int(scale * trained),
+                        max_position_embeddings=trained,
                     )[0]
                     if not np.allclose(dynamic, stretched, rtol=1e-13, atol=0):
                         return False
@@ -457,8 +467,11 @@ def ntk_base() -> Theorem:
             Equal(exp(solved_log.subs({log_b: log(b), log_s: log(s)})), ntk, "b' = exp(beta')"),
             Equal(freq(ntk, lowest), freq(b, lowest) / s, "check: the slowest frequency is divided by s"),
             Equal(freq(ntk, 0), freq(b, 0), "check: the fastest is unchanged"),
-            Equal((ntk / b) ** (-2 * i / d), s ** (-2 * i / (d - 2)),
-                  "every pair: omega_i(b') / omega_i(b) = (b'/b)^(-2i/d) = s^(-2i/(d-2)), from 1 down to 1/s"),
+            Equal(
+                (ntk / b) ** (-2 * i / d),
+                s ** (-2 * i / (d - 2)),
+                "every pair: omega_i(b') / omega_i(b) = (b'/b)^(-2i/d) = s^(-2i/(d-2)), from 1 down to 1/s",
+            ),
             Fact(
                 "ntk_aware_base(b, s, d) == b s^(d/(d-2)); rope_frequencies with that base keeps omega_0 = 1 "
                 "and divides the last by s; the 'dynamic' rule with factor 1 at s times the trained length "
@@ -506,7 +519,10 @@ def _slopes_geometric() -> bool:
         if n <= 8 and not np.array_equal(slopes, exact):
             return False
         ratio = 2.0 ** (-8 / n)
-        if not (np.allclose(slopes[1:] / slopes[:-1], ratio, rtol=1e-15, atol=0) and abs(slopes[0] - ratio) <= np.spacing(ratio)):
+        if not (
+            np.allclose(slopes[1:] / slopes[:-1], ratio, rtol=1e-15, atol=0)
+            and abs(slopes[0] - ratio) <= np.spacing(ratio)
+        ):
             return False
     return True
 
@@ -649,7 +665,7 @@ def softmax_shift_invariance() -> Theorem:
                     ]
                     total = mpmath.fsum(exps)
                     errors += [mpmath.mpf(float(attention[head, query, key])) - e / total for key, e in enumerate(exps)]
-                    errors += [mpmath.mpf(float(v)) for v in attention[head, query, query + 1:]]
+                    errors += [mpmath.mpf(float(v)) for v in attention[head, query, query + 1 :]]
         return _largest(errors)
 
     return Theorem(
@@ -763,7 +779,7 @@ def _saturates() -> bool:
     for config in T5_CONFIGS:
         bidirectional, buckets, max_distance = config
         n = _half(bidirectional, buckets)
-        for sign in ((-1, 1) if bidirectional else (-1,)):
+        for sign in (-1, 1) if bidirectional else (-1,):
             last = n - 1 + (n if sign > 0 else 0)
             got = _buckets(sign * np.arange(0, 4 * max_distance + 1), config)  # index = distance
             if np.any(np.diff(got) < 0) or got.max() != last:
@@ -795,11 +811,7 @@ def _standard_usage() -> bool:
 
 
 def _bidirectional_middle_unused() -> bool:
-    return all(
-        config[1] // 2 not in _used(config) and 0 in _used(config)
-        for config in T5_CONFIGS
-        if config[0]
-    )
+    return all(config[1] // 2 not in _used(config) and 0 in _used(config) for config in T5_CONFIGS if config[0])
 
 
 #: Configurations on which the witness compares with exact arithmetic.

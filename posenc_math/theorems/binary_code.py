@@ -9,8 +9,8 @@ from sympy import Mod, floor, pi, sin
 
 from ..analysis import halving_sinusoids
 from ..encodings import binary
-from .core import Chain, Equal, Fact, Theorem, Witness
 from ._common import mp_context
+from .core import Chain, Equal, Fact, Theorem, Witness
 from .registry import register
 
 #: Bits checked exhaustively over one whole period each: j = 0 .. MAX_BIT.

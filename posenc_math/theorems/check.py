@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import sympy
 
-__all__ = ["Decision", "decide_zero", "decide_equal", "difference", "numeric_value"]
+__all__ = ["Decision", "decide_equal", "decide_zero", "difference", "numeric_value"]
 
 #: Functions whose exponential form can reveal an identity (step 3 runs
 #: only when one of these, or exp itself, occurs: elsewhere it cannot help).
@@ -134,9 +134,7 @@ def _normal_exponents(expr):
 
 def _pythagorean_remainder(expr):
     """Reduce ``expr`` modulo ``sin(x)**2 + cos(x)**2 - 1`` for each atomic angle."""
-    angles = sorted(
-        {f.args[0] for f in expr.atoms(sympy.sin, sympy.cos)}, key=sympy.default_sort_key
-    )
+    angles = sorted({f.args[0] for f in expr.atoms(sympy.sin, sympy.cos)}, key=sympy.default_sort_key)
     if not angles:
         return sympy.expand(expr)
     replacements, relations, gens = {}, [], []
@@ -186,9 +184,7 @@ def decide_zero(expr) -> Decision:
     """
     if isinstance(expr, sympy.MatrixBase):
         methods = set()
-        for (row, column), entry in zip(
-            ((r, c) for r in range(expr.rows) for c in range(expr.cols)), expr
-        ):
+        for (row, column), entry in zip(((r, c) for r in range(expr.rows) for c in range(expr.cols)), expr):
             decision = decide_zero(entry)
             if not decision.proved:  # the first entry that fails is reported
                 return Decision(False, decision.residual, decision.method, where=f"entry ({row}, {column})")

@@ -22,21 +22,21 @@ A :class:`Theorem` holds everything a reader needs to cite and re-check it:
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import sympy
 
 from .check import Decision, decide_equal
 
 __all__ = [
-    "Equal",
     "Chain",
+    "Equal",
     "Fact",
-    "Witness",
-    "Theorem",
-    "StepResult",
     "Result",
+    "StepResult",
+    "Theorem",
+    "Witness",
     "verify_theorem",
 ]
 

@@ -8,11 +8,11 @@ build the others.  Ids are stable: a reader's citation must keep resolving.
 from __future__ import annotations
 
 import functools
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from .core import Result, Theorem, verify_theorem
 
-__all__ = ["register", "ids", "get", "all_theorems", "verify", "verify_one", "page_of"]
+__all__ = ["all_theorems", "get", "ids", "page_of", "register", "verify", "verify_one"]
 
 _BUILDERS: dict[str, Callable[[], Theorem]] = {}
 _PAGES: dict[str, str] = {}

@@ -16,7 +16,7 @@ import sympy
 
 from .core import Chain, Equal, Fact, Result, Theorem
 
-__all__ = ["label", "theorem_myst", "index_myst", "seconds_bound"]
+__all__ = ["index_myst", "label", "seconds_bound", "theorem_myst"]
 
 
 def label(theorem_id: str) -> str:

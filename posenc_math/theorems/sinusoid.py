@@ -15,8 +15,8 @@ import sympy
 from sympy import Matrix, cos, pi, sin
 
 from ..encodings import frequencies, sinusoidal, translation_matrix, wavelengths
-from .core import Chain, Equal, Fact, Theorem, Witness
 from ._common import a, b, k, mp_context, pair, rotation_block, s, seeded, t, w
+from .core import Chain, Equal, Fact, Theorem, Witness
 from .registry import register
 
 PAGE_TRANSLATION = "translation"
@@ -190,7 +190,9 @@ def _assembly_matches() -> bool:
 @register("shift-full", page=PAGE_TRANSLATION)
 def shift_full() -> Theorem:
     w0, w1 = sympy.symbols("omega_0 omega_1", positive=True)
-    table_row = lambda position: Matrix([sin(w0 * position), cos(w0 * position), sin(w1 * position), cos(w1 * position)])  # noqa: E731
+    table_row = lambda position: Matrix(
+        [sin(w0 * position), cos(w0 * position), sin(w1 * position), cos(w1 * position)]
+    )
     full = sympy.diag(rotation_block(w0 * k), rotation_block(w1 * k))
     swapped = sympy.diag(rotation_block(w1 * k), rotation_block(w0 * k))
     return Theorem(
@@ -255,7 +257,10 @@ def shift_group() -> Theorem:
         id="shift-group",
         title="Shifts compose: T(a) T(b) = T(a + b), T(0) = I",
         statement=r"T(a)\,T(b) = T(a+b),\qquad T(0) = I",
-        assumptions=["$a, b$ real offsets", "proved per block with symbolic frequency; $T(k)$ is block-diagonal (`shift-full`)"],
+        assumptions=[
+            "$a, b$ real offsets",
+            "proved per block with symbolic frequency; $T(k)$ is block-diagonal (`shift-full`)",
+        ],
         steps=[
             Chain(
                 sympy.MatMul(rotation_block(w * a), rotation_block(w * b), evaluate=False),
@@ -454,9 +459,7 @@ def dot_relative() -> Theorem:
 def dot_symmetric() -> Theorem:
     def quantity(table, freqs, position, offset):
         back = min(abs(offset), position)
-        return table[position] @ table[position - back], mpmath.fsum(
-            mpmath.cos(mpmath.mpf(f) * back) for f in freqs
-        )
+        return table[position] @ table[position - back], mpmath.fsum(mpmath.cos(mpmath.mpf(f) * back) for f in freqs)
 
     return Theorem(
         id="dot-symmetric",
@@ -498,7 +501,10 @@ def distance_relative() -> Theorem:
             Chain(
                 (diff.T * diff)[0],
                 [
-                    (2 - 2 * (sin(w * t) * sin(w * (t + k)) + cos(w * t) * cos(w * (t + k))), "expand; Pythagoras twice"),
+                    (
+                        2 - 2 * (sin(w * t) * sin(w * (t + k)) + cos(w * t) * cos(w * (t + k))),
+                        "expand; Pythagoras twice",
+                    ),
                     (2 - 2 * cos(w * k), "dot-relative"),
                     (4 * sin(w * k / 2) ** 2, "half-angle formula"),
                 ],
@@ -531,11 +537,7 @@ def injective() -> Theorem:
     gap = (cos(t) - cos(s)) ** 2 + (sin(t) - sin(s)) ** 2
 
     def first_frequency_is_one() -> bool:
-        return all(
-            frequencies(dim, spacing=spacing)[0] == 1.0
-            for dim in (4, 8, 64, 512)
-            for spacing in SPACINGS
-        )
+        return all(frequencies(dim, spacing=spacing)[0] == 1.0 for dim in (4, 8, 64, 512) for spacing in SPACINGS)
 
     return Theorem(
         id="injective",
@@ -549,7 +551,11 @@ def injective() -> Theorem:
         ],
         steps=[
             Equal(base ** (-2 * 0 / d), 1, "omega_0 = 1 with the paper's spacing"),
-            Fact("frequencies(d)[0] == 1.0 for d in 4, 8, 64, 512 and both spacings", first_frequency_is_one, "the numpy builder"),
+            Fact(
+                "frequencies(d)[0] == 1.0 for d in 4, 8, 64, 512 and both spacings",
+                first_frequency_is_one,
+                "the numpy builder",
+            ),
             Chain(gap, [(2 - 2 * cos(t - s), "expand, Pythagoras, angle subtraction")]),
             Fact(
                 "cos x = 1 exactly for x in {2 pi n : n integer}",
@@ -613,7 +619,11 @@ def wavelength_range() -> Theorem:
             Equal((2 * pi / paper).subs(i, 0), 2 * pi, "i = 0: omega_0 = 1"),
             Chain(longest_paper, [(2 * pi * base ** ((d - 2) / d), "i = d/2 - 1: exponent (d-2)/d")]),
             Equal(longest_paper / (2 * pi * base), base ** (-2 / d), "short of 2 pi b by the factor b^(-2/d)"),
-            Equal((2 * pi / paper).subs(i, i + 1) / (2 * pi / paper), base ** (2 / d), "consecutive wavelengths grow by b^(2/d)"),
+            Equal(
+                (2 * pi / paper).subs(i, i + 1) / (2 * pi / paper),
+                base ** (2 / d),
+                "consecutive wavelengths grow by b^(2/d)",
+            ),
             Equal(longest_t2t, 2 * pi * base, "tensor2tensor: i = d/2 - 1 gives exactly 2 pi b"),
         ],
         witness=Witness(

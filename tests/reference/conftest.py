@@ -28,10 +28,7 @@ ENABLED = os.environ.get("POSENC_REFERENCE") == "1"
 # Not collected at all by default: `make test` neither imports torch nor
 # lists two hundred skips.
 collect_ignore_glob = [] if ENABLED else ["test_*_reference.py"]
-OPT_IN = (
-    "opt-in comparison against transformers/torch; run "
-    "`POSENC_REFERENCE=1 python -m pytest tests/reference`"
-)
+OPT_IN = "opt-in comparison against transformers/torch; run `POSENC_REFERENCE=1 python -m pytest tests/reference`"
 
 
 def _missing() -> list[str]:
@@ -39,9 +36,7 @@ def _missing() -> list[str]:
 
 
 def pytest_configure(config):
-    config.addinivalue_line(
-        "markers", "reference: compares with transformers/torch (opt-in, POSENC_REFERENCE=1)"
-    )
+    config.addinivalue_line("markers", "reference: compares with transformers/torch (opt-in, POSENC_REFERENCE=1)")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -54,11 +49,7 @@ def pytest_collection_modifyitems(config, items):
         if not enabled:
             item.add_marker(pytest.mark.skip(reason=OPT_IN))
         elif missing:
-            item.add_marker(
-                pytest.mark.skip(
-                    reason=f"needs {' and '.join(missing)}: pip install -e '.[reference]'"
-                )
-            )
+            item.add_marker(pytest.mark.skip(reason=f"needs {' and '.join(missing)}: pip install -e '.[reference]'"))
 
 
 @pytest.fixture(scope="session")

@@ -118,9 +118,10 @@ def linear_rgb(srgb):
 
 def cielab(linear):
     """CIELAB (D65) of linear RGB rows."""
-    xyz = np.clip(linear, 0, 1) @ np.array(
-        [[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]
-    ).T
+    xyz = (
+        np.clip(linear, 0, 1)
+        @ np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]).T
+    )
     xyz = xyz / np.array([0.95047, 1.0, 1.08883])
     f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
     return np.stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], axis=1)
@@ -156,9 +157,11 @@ def lightness_shape(lightness, *, tolerance=1.0, asymmetry=10.0):
         return "sequential"
     if np.abs(lightness - lightness[::-1]).max() <= asymmetry:
         for turn in (int(np.argmax(lightness)), int(np.argmin(lightness))):
-            if 0.45 <= turn / (len(lightness) - 1) <= 0.55 and monotone(
-                lightness[: turn + 1], tolerance=tolerance
-            ) and monotone(lightness[turn:], tolerance=tolerance):
+            if (
+                0.45 <= turn / (len(lightness) - 1) <= 0.55
+                and monotone(lightness[: turn + 1], tolerance=tolerance)
+                and monotone(lightness[turn:], tolerance=tolerance)
+            ):
                 return "diverging"
     return "unordered"
 

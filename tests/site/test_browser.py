@@ -84,7 +84,7 @@ def target_file(site_dir: Path, site_url: str, url: str) -> Path | None:
     """The file a same-site URL points to, or None for another origin."""
     if not url.startswith(site_url):
         return None
-    path = unquote(urlsplit(url).path)[len(urlsplit(site_url).path):]
+    path = unquote(urlsplit(url).path)[len(urlsplit(site_url).path) :]
     if path == "" or path.endswith("/"):
         path += "index.html"
     return site_dir / path

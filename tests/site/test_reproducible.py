@@ -59,11 +59,9 @@ def test_clean_build_is_byte_identical(site_dir, clean_build):
     for name in differ[:3]:
         message.append(first_difference(site_dir / name, clean_build / name))
     assert not (differ or only_here or only_there), (
-        "\n".join(message)
-        + "\n(edited docs/ or the library since `make html`? rebuild; removed a page? "
+        "\n".join(message) + "\n(edited docs/ or the library since `make html`? rebuild; removed a page? "
         "`make clean html`: Sphinx never deletes old pages)"
     )
-
 
 
 def test_noop_rebuild_changes_nothing(clean_build):
@@ -80,12 +78,11 @@ def test_noop_rebuild_changes_nothing(clean_build):
     differ = sorted(name for name in set(before) | set(after) if before.get(name) != after.get(name))
     assert not differ, f"a no-op rebuild changed {differ[:20]}"
 
+
 # MyST gives every numbered amsmath environment (\begin{equation}, align, ...)
 # an anchor made from a fresh uuid4, so two builds differ.  Numbered
 # equations need a label: `$$ ... $$ (label)`; unnumbered ones the starred form.
-AMSMATH_NUMBERED = re.compile(
-    r"\\begin\{(equation|align|alignat|gather|multline|flalign|eqnarray)\}"
-)
+AMSMATH_NUMBERED = re.compile(r"\\begin\{(equation|align|alignat|gather|multline|flalign|eqnarray)\}")
 
 
 def test_no_numbered_amsmath_without_label():
