@@ -183,3 +183,46 @@ def test_plots_draw_what_they_are_given():
         position_vectors(table, [0], token_vector=np.ones(3))
     with pytest.raises(ValueError, match="n_tokens = len"):
         embedding_sum(["x"], table[:2], table[:2], table[:2])
+
+
+def test_position_vectors_pairs_split_sine_and_cosine():
+    pytest.importorskip("matplotlib")
+    from posenc_math import sinusoidal
+    from posenc_math.plotting import position_vectors
+
+    table = sinusoidal(12, 16)
+    figure = position_vectors(table, [7], pairs=True)
+    sine, cosine = figure.axes[0].lines[:2]
+    np.testing.assert_array_equal(sine.get_ydata(), table[7, 0::2])
+    np.testing.assert_array_equal(cosine.get_ydata(), table[7, 1::2])
+    with pytest.raises(ValueError, match="even number of columns"):
+        position_vectors(table[:, :15], [0], pairs=True)
+
+
+def test_position_vectors_scales():
+    pytest.importorskip("matplotlib")
+    from posenc_math.plotting import position_vectors
+
+    table = np.vstack([np.full(8, 2.0), np.full(8, 0.01)])
+    own = position_vectors(table, [0, 1], shared_scale=False)
+    assert own.axes[0].get_ylim() != own.axes[1].get_ylim()
+    shared = position_vectors(table, [0, 1])
+    assert shared.axes[0].get_ylim() == shared.axes[1].get_ylim()
+    fixed = position_vectors(table, [0, 1], shared_scale=False, ylim=(-0.15, 0.15))
+    assert fixed.axes[0].get_ylim() == fixed.axes[1].get_ylim() == (-0.15, 0.15)
+
+
+def test_embedding_difference_draws_row_differences():
+    pytest.importorskip("matplotlib")
+    from posenc_math.plotting import embedding_difference
+
+    rng = np.random.default_rng(0)
+    token = np.vstack([rng.normal(size=6)] * 3)
+    position = rng.normal(size=(3, 6))
+    figure = embedding_difference(["a", "b", "a"], token, position, token + position, 0, 2)
+    total_line, position_line, token_line = figure.axes[0].lines[:3]
+    np.testing.assert_allclose(total_line.get_ydata(), position[2] - position[0])
+    np.testing.assert_allclose(position_line.get_ydata(), position[2] - position[0])
+    np.testing.assert_array_equal(token_line.get_ydata(), np.zeros(6))
+    with pytest.raises(ValueError, match="first and second"):
+        embedding_difference(["a", "b", "a"], token, position, token + position, 0, 3)

@@ -14,6 +14,7 @@ from .beyond import (
     t5_bucket_map,
 )
 from .learned import (
+    embedding_difference,
     embedding_sum,
     naive_alternatives,
     pca_positions,
@@ -23,6 +24,7 @@ from .learned import (
 )
 from .precision import log_positions, phase_error_growth, position_spacing
 from .sinusoid import bits_and_waves, clock_hands, offset_curve, table_panels, wavelength_plot
+from .rotation import dials_animation, rope_pair_rotation
 from .tables import heatmap
 
 __all__ = [
@@ -30,6 +32,8 @@ __all__ = [
     "alibi_slope_plot",
     "bits_and_waves",
     "clock_hands",
+    "dials_animation",
+    "embedding_difference",
     "embedding_sum",
     "extension_wavelengths",
     "heatmap",
@@ -40,6 +44,7 @@ __all__ = [
     "phase_error_growth",
     "position_spacing",
     "position_vectors",
+    "rope_pair_rotation",
     "rope_score_decay",
     "shaw_clipping_map",
     "similarity_matrices",

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validate import check_int
 from ..encodings.binary import binary
 from ..encodings.learned import cosine_similarity_matrix
 
 __all__ = [
+    "embedding_difference",
     "embedding_sum",
     "naive_alternatives",
     "pca_positions",
@@ -29,12 +31,23 @@ def _table(name, table):
     return table
 
 
-def position_vectors(table, positions, *, token_vector=None, token_label="token", columns=5):
+def position_vectors(
+    table,
+    positions,
+    *,
+    token_vector=None,
+    token_label="token",
+    columns=5,
+    pairs=False,
+    shared_scale=True,
+    ylim=None,
+):
     """Line plots of rows of a position table, one panel per position.
 
-    Each panel plots the row's value against the dimension index, all on one
-    y-scale, so a reader compares their size and shape; ``token_vector``
-    adds a last panel with a token embedding on the same scale.
+    Each panel plots the row's value against the dimension index, by default
+    all on one y-scale, so a reader compares their size and shape;
+    ``token_vector`` adds a last panel with a token embedding on the same
+    scale.
 
     Parameters
     ----------
@@ -47,6 +60,18 @@ def position_vectors(table, positions, *, token_vector=None, token_label="token"
         Title of the token panel.
     columns : int, default 5
         Panels per row.
+    pairs : bool, default False
+        Read the row as interleaved sine/cosine pairs (columns ``2i``,
+        ``2i + 1``) and draw the two as separate lines against the pair
+        index ``i``. Drawn against the dimension index, an interleaved row
+        alternates between its sine and cosine at every column and the two
+        curves blur into one band.
+    shared_scale : bool, default True
+        One y-scale for every panel. With False each panel gets its own, so
+        small rows stay readable beside a large one.
+    ylim : tuple of float, optional
+        Fixed y-limits for every panel (implies a shared scale); values
+        outside are clipped by the axes.
 
     Returns
     -------
@@ -58,6 +83,9 @@ def position_vectors(table, positions, *, token_vector=None, token_label="token"
     >>> figure = position_vectors(sinusoidal(20, 16), [0, 1, 10])
     >>> [axes.get_title() for axes in figure.axes if axes.get_visible()]
     ['position 0', 'position 1', 'position 10']
+    >>> figure = position_vectors(sinusoidal(20, 16), [3], pairs=True)
+    >>> [line.get_label() for line in figure.axes[0].lines[:2]]
+    ['sin (column 2i)', 'cos (column 2i + 1)']
     """
     import matplotlib.pyplot as plt
 
@@ -72,6 +100,9 @@ def position_vectors(table, positions, *, token_vector=None, token_label="token"
             raise ValueError(f"token_vector must have shape ({table.shape[1]},), got {token_vector.shape}")
         rows = np.vstack([rows, token_vector])
         titles.append(token_label)
+    if pairs and table.shape[1] % 2:
+        raise ValueError(f"pairs=True needs an even number of columns, got {table.shape[1]}")
+    columns = check_int("columns", columns, minimum=1)
     n_panels = len(rows)
     n_rows = -(-n_panels // columns)
     figure, grid = plt.subplots(
@@ -79,21 +110,30 @@ def position_vectors(table, positions, *, token_vector=None, token_label="token"
         columns,
         figsize=(2.1 * columns, 1.7 * n_rows),
         sharex=True,
-        sharey=True,
+        sharey=bool(shared_scale) or ylim is not None,
         layout="constrained",
         squeeze=False,
     )
-    dims = np.arange(table.shape[1])
     for index, axes in enumerate(grid.flat):
         if index >= n_panels:
             axes.set_visible(False)
             continue
         is_token = token_vector is not None and index == n_panels - 1
-        axes.plot(dims, rows[index], linewidth=0.6, color="C1" if is_token else "C0")
+        row = rows[index]
+        if pairs:
+            pair_index = np.arange(table.shape[1] // 2)
+            axes.plot(pair_index, row[0::2], linewidth=0.7, color="C0", label="sin (column 2i)")
+            axes.plot(pair_index, row[1::2], linewidth=0.7, color="C2", linestyle="--", label="cos (column 2i + 1)")
+        else:
+            axes.plot(np.arange(table.shape[1]), row, linewidth=0.6, color="C1" if is_token else "C0")
         axes.set_title(titles[index], fontsize=9)
         axes.axhline(0.0, color="0.6", linewidth=0.4)
+        if ylim is not None:
+            axes.set_ylim(*ylim)
+    if pairs:
+        grid.flat[0].legend(fontsize=7, loc="lower right")
     for axes in grid[-1]:
-        axes.set_xlabel("dimension")
+        axes.set_xlabel("pair index i" if pairs else "dimension")
     for axes in grid[:, 0]:
         axes.set_ylabel("value")
     return figure
@@ -199,6 +239,64 @@ def embedding_sum(tokens, token, position, total, *, max_dims=None):
     return figure
 
 
+def embedding_difference(tokens, token, position, total, first, second):
+    """What separates two rows of a sentence's input: token, position and sum.
+
+    One panel against the dimension: row ``second`` minus row ``first`` of
+    the token embeddings, of the position embeddings and of their sum. For
+    two occurrences of one token the token difference is zero everywhere,
+    and the difference of the sums is exactly the difference of the
+    position rows.
+
+    Parameters
+    ----------
+    tokens : sequence of str
+        The tokens, one per row.
+    token, position, total : array_like, shape (n_tokens, dim)
+        What is added, and the result.
+    first, second : int
+        The two rows to compare.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> token = np.ones((2, 4))
+    >>> position = np.arange(8.0).reshape(2, 4)
+    >>> figure = embedding_difference(["a", "a"], token, position, token + position, 0, 1)
+    >>> [line.get_label() for line in figure.axes[0].lines[:3]]
+    ['sum', 'position embedding', 'token embedding']
+    >>> figure.axes[0].lines[0].get_ydata().tolist()
+    [4.0, 4.0, 4.0, 4.0]
+    """
+    import matplotlib.pyplot as plt
+
+    tokens = [str(t) for t in tokens]
+    parts = [_table(name, value) for name, value in (("token", token), ("position", position), ("total", total))]
+    if len({part.shape for part in parts}) != 1 or parts[0].shape[0] != len(tokens):
+        raise ValueError(
+            "token, position and total must have one shape (n_tokens, dim) with "
+            f"n_tokens = len(tokens) = {len(tokens)}; got {[part.shape for part in parts]}"
+        )
+    first, second = (check_int(name, row, minimum=0) for name, row in (("first", first), ("second", second)))
+    if max(first, second) >= len(tokens):
+        raise ValueError(f"first and second must be rows 0 .. {len(tokens) - 1}, got {first} and {second}")
+    token_gap, position_gap, total_gap = (part[second] - part[first] for part in parts)
+    dims = np.arange(parts[0].shape[1])
+    figure, axes = plt.subplots(figsize=(7.5, 3.0), layout="constrained")
+    axes.plot(dims, total_gap, color="C3", linewidth=3.0, alpha=0.45, label="sum")
+    axes.plot(dims, position_gap, color="C0", linewidth=0.9, linestyle="--", label="position embedding")
+    axes.plot(dims, token_gap, color="0.2", linewidth=1.2, label="token embedding")
+    axes.axhline(0.0, color="0.6", linewidth=0.4)
+    axes.set_xlabel("dimension")
+    axes.set_ylabel("difference")
+    axes.set_title(f"row {second} ({tokens[second]}) minus row {first} ({tokens[first]})", fontsize=10)
+    axes.legend(fontsize=8, loc="upper right")
+    return figure
+
+
 def pca_positions(projection, explained, *, label_every=100, n_first=40):
     """The positions of a table in the plane of its first two principal components.
 
@@ -230,8 +328,6 @@ def pca_positions(projection, explained, *, label_every=100, n_first=40):
     'component 1 (90.0% of variance)'
     """
     import matplotlib.pyplot as plt
-
-    from .._validate import check_int
 
     projection = _table("projection", projection)
     explained = np.asarray(explained, dtype=np.float64).ravel()
@@ -285,8 +381,6 @@ def naive_alternatives(*, n_positions=16, short=5, long=17):
     ['raw count p', 'normalised p / (n - 1)', 'binary code of p']
     """
     import matplotlib.pyplot as plt
-
-    from .._validate import check_int
 
     n_positions = check_int("n_positions", n_positions, minimum=2)
     short = check_int("short", short, minimum=2)

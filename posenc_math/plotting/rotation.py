@@ -1,0 +1,168 @@
+"""Figures of turning: a RoPE pair rotating with position, and the sinusoid's
+dials animated as the position grows.
+
+Both helpers compute what they draw with the library's own functions
+(:func:`posenc_math.rope`, :func:`posenc_math.sinusoidal`), draw nothing
+random, and are deterministic: the same arguments give the same bytes.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .._validate import check_int
+from ..encodings.rope import rope
+from ..encodings.sinusoidal import sinusoidal
+
+__all__ = ["dials_animation", "rope_pair_rotation"]
+
+
+def rope_pair_rotation(pair, frequencies, *, n_positions=12):
+    """One query pair ``(a, b)`` rotated by RoPE at positions ``0 .. n_positions - 1``.
+
+    One panel per frequency: the pair at each position is a point on the
+    circle of radius ``|(a, b)|``, numbered by its position, with the arrow
+    of position 0 and of the last position. Each step turns the pair by the
+    same angle, the frequency, in radians.
+
+    Parameters
+    ----------
+    pair : array_like, shape (2,)
+        The pair before rotation (position 0 leaves it unchanged).
+    frequencies : sequence of float
+        Angular frequencies, one panel each (radians per position).
+    n_positions : int, default 12
+        Positions drawn.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> figure = rope_pair_rotation([1.0, 0.0], [1.0, 0.1], n_positions=5)
+    >>> [axes.get_title() for axes in figure.axes]
+    ['ω = 1 rad per position', 'ω = 0.1 rad per position']
+    >>> np.allclose(figure.axes[0].collections[0].get_offsets()[1], [np.cos(1.0), np.sin(1.0)])
+    True
+    """
+    import matplotlib.pyplot as plt
+
+    pair = np.asarray(pair, dtype=np.float64)
+    if pair.shape != (2,) or not np.all(np.isfinite(pair)) or not np.any(pair):
+        raise ValueError(f"pair must be a finite, nonzero vector of shape (2,), got {pair!r}")
+    frequencies = np.asarray(frequencies, dtype=np.float64).ravel()
+    if frequencies.size == 0 or not np.all(np.isfinite(frequencies)) or np.any(frequencies <= 0):
+        raise ValueError(f"frequencies must be a non-empty sequence of positive numbers, got {frequencies!r}")
+    n_positions = check_int("n_positions", n_positions, minimum=2)
+    positions = np.arange(n_positions)
+    radius = float(np.hypot(*pair))
+    figure, axes_list = plt.subplots(
+        1, len(frequencies), figsize=(3.4 * len(frequencies), 3.6), layout="constrained", squeeze=False
+    )
+    circle = np.linspace(0.0, 2 * np.pi, 181)
+    for axes, frequency in zip(axes_list[0], frequencies, strict=True):
+        turned = rope(np.tile(pair, (n_positions, 1)), positions, inv_freq=[frequency], layout="interleaved")
+        axes.plot(radius * np.cos(circle), radius * np.sin(circle), color="0.8", linewidth=0.6)
+        axes.scatter(turned[:, 0], turned[:, 1], c=positions, cmap="cividis", s=28, zorder=3)
+        for end, colour in ((0, "C0"), (n_positions - 1, "C3")):
+            axes.annotate(
+                "",
+                xy=(turned[end, 0], turned[end, 1]),
+                xytext=(0.0, 0.0),
+                arrowprops={"arrowstyle": "->", "color": colour, "linewidth": 1.4},
+            )
+        for position in positions:
+            x, y = turned[position] * 1.16
+            axes.text(x, y, str(position), fontsize=8, ha="center", va="center")
+        axes.set_aspect("equal")
+        limit = 1.35 * radius
+        axes.set_xlim(-limit, limit)
+        axes.set_ylim(-limit, limit)
+        axes.set_xlabel("first coordinate")
+        axes.set_title(f"ω = {frequency:g} rad per position", fontsize=10)
+    axes_list[0, 0].set_ylabel("second coordinate")
+    return figure
+
+
+def dials_animation(dim=8, *, n_positions=48, n_pairs=4, base=10000.0, interval_ms=250, dpi=72) -> bytes:
+    """The hands of the first ``n_pairs`` sine/cosine dials turning, as a GIF.
+
+    Frame ``p`` shows every pair ``(sin p ω_i, cos p ω_i)`` of row ``p`` of
+    :func:`posenc_math.sinusoidal` ``(n_positions, dim)`` as a hand on a
+    dial, the earlier positions as a fading trail. The fast pair turns about
+    once every six positions, the slower ones a little further each step.
+
+    Parameters
+    ----------
+    dim : int, default 8
+        Width of the table (``n_pairs <= dim // 2``).
+    n_positions : int, default 48
+        Frames, one per position ``0 .. n_positions - 1``.
+    n_pairs : int, default 4
+        Dials drawn.
+    base : float, default 10000.0
+        The frequency base.
+    interval_ms : int, default 250
+        Time per frame.
+    dpi : int, default 72
+        Resolution of the frames.
+
+    Returns
+    -------
+    bytes
+        The GIF file, looping forever; the same arguments give the same
+        bytes.
+
+    Examples
+    --------
+    >>> gif = dials_animation(4, n_positions=3, n_pairs=2)
+    >>> gif[:6]
+    b'GIF89a'
+    >>> gif == dials_animation(4, n_positions=3, n_pairs=2)
+    True
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.animation import FuncAnimation, PillowWriter
+
+    dim = check_int("dim", dim, minimum=2)
+    n_pairs = check_int("n_pairs", n_pairs, minimum=1)
+    if n_pairs > dim // 2:
+        raise ValueError(f"n_pairs must be at most dim // 2 = {dim // 2}, got {n_pairs}")
+    n_positions = check_int("n_positions", n_positions, minimum=2)
+    interval_ms = check_int("interval_ms", interval_ms, minimum=20)
+    table = sinusoidal(n_positions, dim, base=base)
+    figure, axes_list = plt.subplots(1, n_pairs, figsize=(1.9 * n_pairs, 2.3), layout="constrained", squeeze=False)
+    circle = np.linspace(0.0, 2 * np.pi, 121)
+    hands, trails = [], []
+    for pair, axes in enumerate(axes_list[0]):
+        axes.plot(np.cos(circle), np.sin(circle), color="0.75", linewidth=0.8)
+        (trail,) = axes.plot([], [], color="C0", alpha=0.35, linewidth=1.0)
+        (hand,) = axes.plot([], [], color="C3", linewidth=2.2, marker="o", markevery=[1], markersize=4)
+        axes.set_aspect("equal")
+        axes.set_xlim(-1.15, 1.15)
+        axes.set_ylim(-1.15, 1.15)
+        axes.set_xticks([])
+        axes.set_yticks([])
+        axes.set_title(f"pair {pair}", fontsize=9)
+        hands.append(hand)
+        trails.append(trail)
+    label = figure.suptitle("position 0", fontsize=10)
+
+    def draw(position):
+        for pair, (hand, trail) in enumerate(zip(hands, trails, strict=True)):
+            sines, cosines = table[: position + 1, 2 * pair], table[: position + 1, 2 * pair + 1]
+            trail.set_data(sines, cosines)
+            hand.set_data([0.0, sines[-1]], [0.0, cosines[-1]])
+        label.set_text(f"position {position}")
+        return [*hands, *trails, label]
+
+    animation = FuncAnimation(figure, draw, frames=n_positions, interval=interval_ms, blit=False)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "dials.gif"
+        animation.save(path, writer=PillowWriter(fps=1000 / interval_ms), dpi=dpi)
+        plt.close(figure)
+        return path.read_bytes()
