@@ -7,11 +7,11 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-import matplotlib  # noqa: E402
+import matplotlib
 
 matplotlib.use("Agg")
 
-from posenc_math.plotting import dials_animation, rope_pair_rotation  # noqa: E402
+from posenc_math.plotting import dials_animation, rope_pair_rotation
 
 
 def test_rope_pair_rotation_draws_the_rotated_points():
@@ -30,7 +30,7 @@ def test_rope_pair_rotation_draws_the_rotated_points():
 )
 def test_rope_pair_rotation_refuses_bad_input(kwargs):
     arguments = {"pair": [1.0, 0.0], "frequencies": [1.0]} | kwargs
-    with pytest.raises(ValueError, match="pair|frequencies"):
+    with pytest.raises(ValueError, match=r"pair|frequencies"):
         rope_pair_rotation(arguments["pair"], arguments["frequencies"])
 
 

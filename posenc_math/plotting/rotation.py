@@ -24,7 +24,8 @@ def rope_pair_rotation(pair, frequencies, *, n_positions=12):
     """One query pair ``(a, b)`` rotated by RoPE at positions ``0 .. n_positions - 1``.
 
     One panel per frequency: the pair at each position is a point on the
-    circle of radius ``|(a, b)|``, numbered by its position, with the arrow
+    circle of radius ``|(a, b)|``, numbered by its position (every few
+    positions where the points crowd), with the arrow
     of position 0 and of the last position. Each step turns the pair by the
     same angle, the frequency, in radians.
 
@@ -75,7 +76,10 @@ def rope_pair_rotation(pair, frequencies, *, n_positions=12):
                 xytext=(0.0, 0.0),
                 arrowprops={"arrowstyle": "->", "color": colour, "linewidth": 1.4},
             )
-        for position in positions:
+        # Label every position when neighbours are far enough apart on the
+        # circle to keep the numbers legible, otherwise every few.
+        every = max(1, int(np.ceil(0.35 / frequency)))
+        for position in sorted({*positions[::every], n_positions - 1}):
             x, y = turned[position] * 1.16
             axes.text(x, y, str(position), fontsize=8, ha="center", va="center")
         axes.set_aspect("equal")
@@ -140,7 +144,7 @@ def dials_animation(dim=8, *, n_positions=48, n_pairs=4, base=10000.0, interval_
     hands, trails = [], []
     for pair, axes in enumerate(axes_list[0]):
         axes.plot(np.cos(circle), np.sin(circle), color="0.75", linewidth=0.8)
-        (trail,) = axes.plot([], [], color="C0", alpha=0.35, linewidth=1.0)
+        (trail,) = axes.plot([], [], color="C0", alpha=0.45, linestyle="none", marker="o", markersize=2.5)
         (hand,) = axes.plot([], [], color="C3", linewidth=2.2, marker="o", markevery=[1], markersize=4)
         axes.set_aspect("equal")
         axes.set_xlim(-1.15, 1.15)
