@@ -13,6 +13,8 @@ from .encodings import (
     binary,
     causal_mask,
     cosine_similarity_matrix,
+    deberta_relative_index,
+    deberta_scores,
     dot_product_attention,
     embedding_lookup,
     extension_frequencies,
@@ -31,6 +33,7 @@ from .encodings import (
     softmax,
     t5_bucket,
     timing_signal,
+    transformer_xl_scores,
     translation_matrix,
     wavelengths,
 )
@@ -46,6 +49,8 @@ __all__ = [
     "causal_mask",
     "conventions",
     "cosine_similarity_matrix",
+    "deberta_relative_index",
+    "deberta_scores",
     "dot_product_attention",
     "embedding_lookup",
     "extension_frequencies",
@@ -66,6 +71,7 @@ __all__ = [
     "softmax",
     "t5_bucket",
     "timing_signal",
+    "transformer_xl_scores",
     "translation_matrix",
     "wavelengths",
 ]

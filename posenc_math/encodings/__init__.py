@@ -10,6 +10,7 @@ from .learned import (
     principal_components,
 )
 from .relative import relative_positions, shaw_clip, t5_bucket
+from .relative_attention import deberta_relative_index, deberta_scores, transformer_xl_scores
 from .rope import (
     extension_frequencies,
     interleaved_to_half,
@@ -29,6 +30,8 @@ __all__ = [
     "binary",
     "causal_mask",
     "cosine_similarity_matrix",
+    "deberta_relative_index",
+    "deberta_scores",
     "dot_product_attention",
     "embedding_lookup",
     "extension_frequencies",
@@ -47,6 +50,7 @@ __all__ = [
     "softmax",
     "t5_bucket",
     "timing_signal",
+    "transformer_xl_scores",
     "translation_matrix",
     "wavelengths",
 ]
