@@ -23,8 +23,9 @@ from .learned import (
     step_sizes,
 )
 from .precision import log_positions, phase_error_growth, position_spacing
-from .sinusoid import bits_and_waves, clock_hands, offset_curve, table_panels, wavelength_plot
+from .relative_attention import deberta_terms_map, transformer_xl_terms_map
 from .rotation import dials_animation, rope_pair_rotation
+from .sinusoid import bits_and_waves, clock_hands, offset_curve, table_panels, wavelength_plot
 from .tables import heatmap
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "alibi_slope_plot",
     "bits_and_waves",
     "clock_hands",
+    "deberta_terms_map",
     "dials_animation",
     "embedding_difference",
     "embedding_sum",
@@ -51,5 +53,6 @@ __all__ = [
     "step_sizes",
     "t5_bucket_map",
     "table_panels",
+    "transformer_xl_terms_map",
     "wavelength_plot",
 ]
