@@ -42,7 +42,7 @@ def transformer_xl_terms_map(*, n_positions: int = 16, dim: int = 8, seed: int =
     dim : int, default 8
         Width of the projected queries and keys (and of the relative sinusoid).
     seed : int, default 0
-        Seed of :func:`numpy.random.default_rng` for queries, keys, ``u``,
+        Seed of ``numpy.random.default_rng`` for queries, keys, ``u``,
         ``v`` and ``W_r`` (standard normal entries).
 
     Returns
@@ -87,7 +87,7 @@ def deberta_terms_map(*, n_positions: int = 16, dim: int = 8, max_relative_posit
     max_relative_positions : int, default 4
         ``k``; the relative table has ``2k`` rows.
     seed : int, default 0
-        Seed of :func:`numpy.random.default_rng` for the content queries and
+        Seed of ``numpy.random.default_rng`` for the content queries and
         keys and the relative query and key tables (standard normal entries).
 
     Returns
