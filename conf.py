@@ -36,8 +36,8 @@ root_doc = "index"
 # --- MyST / MyST-NB --------------------------------------------------------
 myst_enable_extensions = ["amsmath", "dollarmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
+# The cache is MyST-NB's default, beside the site: _build/.jupyter_cache.
 nb_execution_mode = "cache"
-nb_execution_cache_path = "_build/.jupyter_cache"
 nb_execution_raise_on_error = True
 nb_execution_timeout = 300
 nb_merge_streams = True

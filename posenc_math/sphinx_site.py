@@ -29,6 +29,7 @@ from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.environment import BuildEnvironment
 from sphinx.writers.html5 import HTML5Translator
 
@@ -86,11 +87,14 @@ def copy_extension_css_first(app: Sphinx) -> None:
     """
     if not _is_html(app):
         return
-    import myst_nb.sphinx_ext
-    import sphinx_proof
+    if "sphinx_proof" in app.extensions:
+        import sphinx_proof
 
-    sphinx_proof.copy_asset_files(app, None)
-    myst_nb.sphinx_ext.add_global_html_resources(app, None)
+        sphinx_proof.copy_asset_files(app, None)
+    if "myst_nb" in app.extensions:
+        import myst_nb.sphinx_ext
+
+        myst_nb.sphinx_ext.add_global_html_resources(app, None)
 
 
 def write_every_page(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -105,7 +109,7 @@ def write_every_page(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if not _is_html(app):
         return []
     builder = app.builder
-    if getattr(builder, "search", False):
+    if isinstance(builder, StandaloneHTMLBuilder) and builder.search:
         (builder.outdir / builder.searchindex_filename).unlink(missing_ok=True)
     return sorted(env.found_docs)
 
