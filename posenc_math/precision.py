@@ -17,7 +17,8 @@ mpmath.
 * :func:`first_merged_position`: the first position whose angles all equal
   those of the position before it, so that the encoding can no longer tell
   the two apart;
-* :func:`largest_exact_position`: the format's limit on positions;
+* :func:`posenc_math.analysis.exact_integer_limit`: the format's limit on
+  positions (``2 ** (mantissa bits + 1)``);
 * :func:`phase_error_bound`: the rounding bound ``|p w| u`` that explains
   why float32 angles are accurate enough for today's contexts and
   half-precision ones are not.
@@ -28,15 +29,14 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from ._validate import check_base, check_choice, check_int, check_table_fits
-from .analysis import _finfo, exact_integer_limit, resolve_float_dtype
+from ._validate import check_base, check_choice, check_int, check_int_array, check_table_fits
+from .analysis import exact_integer_limit, resolve_float_dtype
 
 __all__ = [
     "FORMATS",
     "computed_angles",
     "exact_angles",
     "first_merged_position",
-    "largest_exact_position",
     "phase_error",
     "phase_error_bound",
     "rounded_positions",
@@ -54,11 +54,7 @@ def _dtype(name, value):
 
 
 def _positions(positions) -> np.ndarray:
-    positions = np.asarray(positions)
-    if positions.dtype == np.bool_ or positions.dtype.kind not in "iu" or positions.ndim != 1:
-        raise TypeError(
-            f"positions must be a 1-D array of integers, got dtype {positions.dtype}, shape {positions.shape}"
-        )
+    positions = check_int_array("positions", positions, ndim=1)
     if positions.size and int(np.abs(positions).max()) >= 2**53:
         raise ValueError("positions must be below 2**53 in magnitude (exact in float64)")
     return positions.astype(np.int64)
@@ -262,21 +258,6 @@ def first_merged_position(dim, *, start=1, stop, base=10000.0, **formats):
     return int(hits[0]) + start if hits.size else None
 
 
-def largest_exact_position(dtype) -> int:
-    """The last position of the run ``0, 1, ..., N`` that ``dtype`` holds exactly.
-
-    ``2 ** (mantissa bits + 1)``: 256 for bfloat16, 2048 for float16,
-    16,777,216 for float32.  (float16 also overflows to ``inf`` from
-    65,520 on.)
-
-    Examples
-    --------
-    >>> [largest_exact_position(name) for name in FORMATS[:3]]
-    [256, 2048, 16777216]
-    """
-    return exact_integer_limit(_dtype("dtype", dtype))
-
-
 def unit_roundoff(dtype) -> float:
     """Half the spacing of ``dtype`` just above 1: the relative rounding error.
 
@@ -285,8 +266,8 @@ def unit_roundoff(dtype) -> float:
     >>> [unit_roundoff(name) for name in ("bfloat16", "float16")]
     [0.00390625, 0.00048828125]
     """
-    dtype = _dtype("dtype", dtype)
-    return float(_finfo(dtype).eps) / 2.0
+    # eps / 2 = 2 ** -(mantissa bits + 1): one over the exact-integer limit.
+    return 1.0 / exact_integer_limit(_dtype("dtype", dtype))
 
 
 def phase_error_bound(positions, dtype, *, frequency=1.0) -> np.ndarray:

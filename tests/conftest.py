@@ -1,8 +1,10 @@
 """Shared fixtures: a seeded generator and 40-digit mpmath reference values."""
-
 import mpmath
 import numpy as np
 import pytest
+
+# Test projects for sphinx.testing (tests/test_sphinx_site.py), not test modules.
+collect_ignore = ["roots"]
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import check_int, check_real, check_table_fits
+from .._validate import check_int, check_real, check_table, check_table_fits, is_integer_array
 
 __all__ = [
     "cosine_similarity_matrix",
@@ -123,7 +123,7 @@ def embedding_lookup(table, ids) -> np.ndarray:
         raise ValueError(f"table must be a 2-D array (n_rows, dim) with n_rows >= 1, got shape {table.shape}")
     ids_array = np.asarray(ids)
     empty_list = ids_array.size == 0 and ids_array.dtype == np.float64
-    if ids_array.dtype == np.bool_ or not (np.issubdtype(ids_array.dtype, np.integer) or empty_list):
+    if not (is_integer_array(ids_array) or empty_list):
         raise TypeError(f"ids must be integers, got {type(ids).__name__} of dtype {ids_array.dtype}")
     ids_array = ids_array.astype(np.int64)
     n_rows = table.shape[0]
@@ -132,15 +132,6 @@ def embedding_lookup(table, ids) -> np.ndarray:
         if bad.size:
             raise ValueError(f"ids must be in 0 .. {n_rows - 1} (the table has {n_rows} rows); got {int(bad.flat[0])}")
     return table[ids_array]
-
-
-def _two_d_finite(name, table) -> np.ndarray:
-    table = np.asarray(table, dtype=np.float64)
-    if table.ndim != 2 or 0 in table.shape:
-        raise ValueError(f"{name} must be a non-empty 2-D array (rows, dim), got shape {table.shape}")
-    if not np.isfinite(table).all():
-        raise ValueError(f"{name} must contain only finite numbers")
-    return table
 
 
 def cosine_similarity_matrix(table) -> np.ndarray:
@@ -169,7 +160,7 @@ def cosine_similarity_matrix(table) -> np.ndarray:
            [ 0.707,  1.   , -0.707],
            [ 0.   , -0.707,  1.   ]])
     """
-    table = _two_d_finite("table", table)
+    table = check_table("table", table, finite=True, axes="(rows, dim)")
     norms = np.linalg.norm(table, axis=1)
     if (norms == 0.0).any():
         row = int(np.flatnonzero(norms == 0.0)[0])
@@ -213,7 +204,7 @@ def principal_components(table, n_components=2):
     >>> bool(explained[0] > 0.99)
     True
     """
-    table = _two_d_finite("table", table)
+    table = check_table("table", table, finite=True, axes="(rows, dim)")
     n_rows, dim = table.shape
     if n_rows < 2:
         raise ValueError(f"table must have at least 2 rows for a projection, got {n_rows}")

@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from .._validate import check_int, check_table_fits
+from .._validate import check_int, check_table_fits, is_integer_array
 
 __all__ = ["relative_positions", "shaw_clip", "t5_bucket"]
 
@@ -30,7 +30,7 @@ __all__ = ["relative_positions", "shaw_clip", "t5_bucket"]
 def _integer_offsets(relative_position) -> tuple[np.ndarray, bool]:
     """Return the offsets as an int64 array and whether the input was a scalar."""
     offsets = np.asarray(relative_position)
-    if offsets.dtype == np.bool_ or offsets.dtype.kind not in "iu":
+    if not is_integer_array(offsets):
         raise TypeError(
             "relative_position must be an integer or an array of integers "
             f"(key position - query position), got dtype {offsets.dtype}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validate import check_table
 from ..encodings.binary import binary
 from ..encodings.learned import cosine_similarity_matrix
 
@@ -20,13 +21,6 @@ __all__ = [
     "similarity_matrices",
     "step_sizes",
 ]
-
-
-def _table(name, table):
-    table = np.asarray(table, dtype=np.float64)
-    if table.ndim != 2 or 0 in table.shape:
-        raise ValueError(f"{name} must be a non-empty 2-D array (positions, dim), got shape {table.shape}")
-    return table
 
 
 def position_vectors(table, positions, *, token_vector=None, token_label="token", columns=5):
@@ -63,7 +57,7 @@ def position_vectors(table, positions, *, token_vector=None, token_label="token"
 
     from ..encodings.learned import embedding_lookup
 
-    table = _table("table", table)
+    table = check_table("table", table)
     rows = embedding_lookup(table, np.asarray(positions, dtype=np.int64).ravel())
     titles = [f"position {int(p)}" for p in np.asarray(positions).ravel()]
     if token_vector is not None:
@@ -129,8 +123,8 @@ def similarity_matrices(tables, *, limit=None):
         1, len(tables), figsize=(4.2 * len(tables) + 0.8, 4.0), layout="constrained", squeeze=False
     )
     image = None
-    for axes, (title, table) in zip(axes_list[0], tables.items()):
-        table = _table(f"tables[{title!r}]", table)
+    for axes, (title, table) in zip(axes_list[0], tables.items(), strict=False):
+        table = check_table(f"tables[{title!r}]", table)
         if limit is not None:
             table = table[:limit]
         image = axes.imshow(
@@ -144,6 +138,7 @@ def similarity_matrices(tables, *, limit=None):
         axes.set_title(title)
         axes.set_xlabel("position")
         axes.set_ylabel("position")
+    assert image is not None  # at least one panel was drawn (checked above)
     figure.colorbar(image, ax=axes_list[0].tolist(), label="cosine similarity", shrink=0.9)
     return figure
 
@@ -178,7 +173,7 @@ def embedding_sum(tokens, token, position, total, *, max_dims=None):
     import matplotlib.pyplot as plt
 
     tokens = [str(t) for t in tokens]
-    parts = [_table(name, value) for name, value in (("token", token), ("position", position), ("total", total))]
+    parts = [check_table(name, value) for name, value in (("token", token), ("position", position), ("total", total))]
     shapes = {part.shape for part in parts}
     if len(shapes) != 1 or parts[0].shape[0] != len(tokens):
         raise ValueError(
@@ -190,7 +185,7 @@ def embedding_sum(tokens, token, position, total, *, max_dims=None):
     limit = max(float(np.abs(part).max()) for part in parts) or 1.0
     figure, axes_list = plt.subplots(1, 3, figsize=(11, 0.28 * len(tokens) + 1.6), sharey=True, layout="constrained")
     titles = ["token embedding", "+ position embedding", "= input to the first layer"]
-    for axes, part, title in zip(axes_list, parts, titles):
+    for axes, part, title in zip(axes_list, parts, titles, strict=False):
         image = axes.imshow(part, aspect="auto", cmap="RdBu_r", vmin=-limit, vmax=limit, interpolation="nearest")
         axes.set_title(title, fontsize=10)
         axes.set_xlabel("dimension")
@@ -233,7 +228,7 @@ def pca_positions(projection, explained, *, label_every=100, n_first=40):
 
     from .._validate import check_int
 
-    projection = _table("projection", projection)
+    projection = check_table("projection", projection)
     explained = np.asarray(explained, dtype=np.float64).ravel()
     if projection.shape[1] != 2 or explained.shape != (2,):
         raise ValueError(
@@ -344,7 +339,7 @@ def step_sizes(tables):
         table = np.asarray(table, dtype=np.float64)
         if table.ndim == 1:
             table = table[:, None]
-        table = _table(f"tables[{label!r}]", table)
+        table = check_table(f"tables[{label!r}]", table)
         if table.shape[0] < 2:
             raise ValueError(f"tables[{label!r}] needs at least 2 positions")
         steps = np.linalg.norm(np.diff(table, axis=0), axis=1)

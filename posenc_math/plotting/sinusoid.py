@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import check_int
+from .._validate import check_int, check_table
 
 __all__ = [
     "bits_and_waves",
@@ -18,13 +18,6 @@ __all__ = [
     "table_panels",
     "wavelength_plot",
 ]
-
-
-def _table(name, table):
-    table = np.asarray(table, dtype=np.float64)
-    if table.ndim != 2 or 0 in table.shape:
-        raise ValueError(f"{name} must be a non-empty 2-D array (positions, dim), got shape {table.shape}")
-    return table
 
 
 def _curves(name, curves):
@@ -129,7 +122,7 @@ def clock_hands(tables, *, n_pairs=4, n_positions=None):
     n_pairs = check_int("n_pairs", n_pairs, minimum=1)
     checked = {}
     for title, table in tables.items():
-        table = _table(f"tables[{title!r}]", table)
+        table = check_table(f"tables[{title!r}]", table)
         if n_positions is not None:
             table = table[: check_int("n_positions", n_positions, minimum=2)]
         if table.shape[1] < 2 * n_pairs:
@@ -181,6 +174,7 @@ def clock_hands(tables, *, n_pairs=4, n_positions=None):
         axes.set_ylabel("distance to closest\nearlier row", fontsize=8)
         axes.set_title("does a row come back?", fontsize=9)
     grid[-1, n_pairs].set_xlabel("position")
+    assert points is not None  # at least one panel was drawn (checked above)
     figure.colorbar(points, ax=grid[:, :n_pairs].ravel().tolist(), label="position", shrink=0.8)
     return figure
 
@@ -214,8 +208,8 @@ def bits_and_waves(bits, waves):
     """
     import matplotlib.pyplot as plt
 
-    bits = _table("bits", bits)
-    waves = _table("waves", waves)
+    bits = check_table("bits", bits)
+    waves = check_table("waves", waves)
     if bits.shape != waves.shape:
         raise ValueError(f"bits and waves must have the same shape, got {bits.shape} and {waves.shape}")
     n_positions, n_bits = bits.shape
@@ -267,7 +261,7 @@ def table_panels(tables, *, columns=None, xlabel="column", ylabel="position"):
 
     if not isinstance(tables, dict) or not tables:
         raise TypeError("tables must be a non-empty dict of title -> table")
-    checked = {str(title): _table(f"tables[{title!r}]", table) for title, table in tables.items()}
+    checked = {str(title): check_table(f"tables[{title!r}]", table) for title, table in tables.items()}
     columns = len(checked) if columns is None else check_int("columns", columns, minimum=1)
     n_rows = -(-len(checked) // columns)
     limit = max(float(np.abs(table).max()) for table in checked.values()) or 1.0
@@ -284,6 +278,7 @@ def table_panels(tables, *, columns=None, xlabel="column", ylabel="position"):
         axes.set_title(title, fontsize=9)
         axes.set_xlabel(xlabel)
         axes.set_ylabel(ylabel)
+    assert image is not None  # at least one panel was drawn (checked above)
     figure.colorbar(image, ax=[a for a in grid.flat if a.get_visible()], label="value", shrink=0.85)
     return figure
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validate import check_table
+
 
 def heatmap(table, *, title=None, xlabel="dimension", ylabel="position", cmap="RdBu_r"):
     """Draw a position table as an image, one row per position.
@@ -33,9 +35,7 @@ def heatmap(table, *, title=None, xlabel="dimension", ylabel="position", cmap="R
     """
     import matplotlib.pyplot as plt
 
-    table = np.asarray(table, dtype=np.float64)
-    if table.ndim != 2:
-        raise ValueError(f"table must be 2-D (positions x dimensions), got shape {table.shape}")
+    table = check_table("table", table)
     limit = float(np.abs(table).max()) or 1.0
     figure, axes = plt.subplots(figsize=(8, 3.2), layout="constrained")
     image = axes.imshow(table, aspect="auto", cmap=cmap, vmin=-limit, vmax=limit, interpolation="nearest")
