@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 
-def check_int(name: str, value, *, minimum: int | None = None) -> int:
+def check_int(name: str, value: object, *, minimum: int | None = None) -> int:
     """Return ``value`` as a Python int, or raise naming ``name``.
 
     Booleans and floats are refused even when integral (``3.0``): a size
@@ -41,7 +41,7 @@ def check_int(name: str, value, *, minimum: int | None = None) -> int:
     return value
 
 
-def check_real(name: str, value) -> float:
+def check_real(name: str, value: object) -> float:
     """Return ``value`` as a finite float, or raise naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
@@ -51,7 +51,7 @@ def check_real(name: str, value) -> float:
     return value
 
 
-def check_base(value, name: str = "base") -> float:
+def check_base(value: object, name: str = "base") -> float:
     """Return a frequency base: a finite real number greater than 1."""
     value = check_real(name, value)
     if value <= 1.0:
@@ -59,7 +59,7 @@ def check_base(value, name: str = "base") -> float:
     return value
 
 
-def check_choice(name: str, value, accepted: tuple[str, ...]) -> str:
+def check_choice(name: str, value: object, accepted: tuple[str, ...]) -> str:
     """Return ``value`` if it is one of the ``accepted`` strings."""
     if not isinstance(value, str) or value not in accepted:
         listed = ", ".join(repr(a) for a in accepted)

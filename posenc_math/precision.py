@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import mpmath
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
 
 from ._validate import check_base, check_choice, check_int, check_int_array, check_table_fits
 from .analysis import exact_integer_limit, resolve_float_dtype
@@ -67,7 +68,7 @@ def _pairs(dim) -> int:
     return dim // 2
 
 
-def exact_angles(positions, dim, *, base=10000.0, digits=40) -> np.ndarray:
+def exact_angles(positions: ArrayLike, dim: int, *, base: float = 10000.0, digits: int = 40) -> np.ndarray:
     """Exact angles ``p * base ** (-2 j / dim)``, reduced to ``[-pi, pi]``.
 
     Computed with mpmath at ``digits`` significant digits, so the float64
@@ -108,7 +109,7 @@ def exact_angles(positions, dim, *, base=10000.0, digits=40) -> np.ndarray:
     return out
 
 
-def rounded_positions(positions, dtype) -> np.ndarray:
+def rounded_positions(positions: ArrayLike, dtype: DTypeLike) -> np.ndarray:
     """Positions as ``dtype`` holds them, back in float64.
 
     Examples
@@ -125,13 +126,13 @@ def rounded_positions(positions, dtype) -> np.ndarray:
 
 
 def computed_angles(
-    positions,
-    dim,
+    positions: ArrayLike,
+    dim: int,
     *,
-    base=10000.0,
-    position_dtype="float64",
-    frequency_dtype="float64",
-    angle_dtype="float64",
+    base: float = 10000.0,
+    position_dtype: DTypeLike = "float64",
+    frequency_dtype: DTypeLike = "float64",
+    angle_dtype: DTypeLike = "float64",
 ) -> np.ndarray:
     """Angles ``p w_j`` as code computes them with numbers held in given formats.
 
@@ -187,7 +188,7 @@ def computed_angles(
         return product.astype(np.float64).astype(angle_dtype).astype(np.float64)
 
 
-def phase_error(positions, dim, *, base=10000.0, **formats) -> np.ndarray:
+def phase_error(positions: ArrayLike, dim: int, *, base: float = 10000.0, **formats: DTypeLike) -> np.ndarray:
     """Computed minus exact angle, wrapped to ``[-pi, pi]``.
 
     Parameters
@@ -218,7 +219,9 @@ def phase_error(positions, dim, *, base=10000.0, **formats) -> np.ndarray:
     return difference
 
 
-def first_merged_position(dim, *, start=1, stop, base=10000.0, **formats):
+def first_merged_position(
+    dim: int, *, start: int = 1, stop: int, base: float = 10000.0, **formats: DTypeLike
+) -> int | None:
     """The first position whose computed angles all equal the previous position's.
 
     From there on the encoding (a table row, or the rotation of a query)
@@ -258,7 +261,7 @@ def first_merged_position(dim, *, start=1, stop, base=10000.0, **formats):
     return int(hits[0]) + start if hits.size else None
 
 
-def unit_roundoff(dtype) -> float:
+def unit_roundoff(dtype: DTypeLike) -> float:
     """Half the spacing of ``dtype`` just above 1: the relative rounding error.
 
     Examples
@@ -270,7 +273,7 @@ def unit_roundoff(dtype) -> float:
     return 1.0 / exact_integer_limit(_dtype("dtype", dtype))
 
 
-def phase_error_bound(positions, dtype, *, frequency=1.0) -> np.ndarray:
+def phase_error_bound(positions: ArrayLike, dtype: DTypeLike, *, frequency: float = 1.0) -> np.ndarray:
     """Worst-case phase error from rounding an angle ``p w`` to ``dtype``.
 
     Rounding to nearest moves ``p w`` by at most ``|p w| u`` (``u`` from

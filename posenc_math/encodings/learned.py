@@ -13,6 +13,7 @@ projection.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import check_int, check_real, check_table, check_table_fits, is_integer_array
 
@@ -25,7 +26,7 @@ __all__ = [
 ]
 
 
-def learned_table(n_positions, dim, *, seed=0, std=0.02) -> np.ndarray:
+def learned_table(n_positions: int, dim: int, *, seed: int = 0, std: float = 0.02) -> np.ndarray:
     """A freshly initialised learned position table, before any training.
 
     Entries are drawn independently from a normal distribution with mean 0
@@ -85,7 +86,7 @@ def learned_table(n_positions, dim, *, seed=0, std=0.02) -> np.ndarray:
     return table * std
 
 
-def embedding_lookup(table, ids) -> np.ndarray:
+def embedding_lookup(table: ArrayLike, ids: ArrayLike) -> np.ndarray:
     """Rows of ``table`` at the integer indices ``ids``: ``table[ids]``, checked.
 
     This is all an embedding layer does in the forward pass: for positions
@@ -134,7 +135,7 @@ def embedding_lookup(table, ids) -> np.ndarray:
     return table[ids_array]
 
 
-def cosine_similarity_matrix(table) -> np.ndarray:
+def cosine_similarity_matrix(table: ArrayLike) -> np.ndarray:
     """Cosine similarity of every pair of rows.
 
     Entry ``(i, j)`` is ``<x_i, x_j> / (|x_i| |x_j|)``.  For a position
@@ -171,7 +172,7 @@ def cosine_similarity_matrix(table) -> np.ndarray:
     return np.clip(similarity, -1.0, 1.0)
 
 
-def principal_components(table, n_components=2):
+def principal_components(table: ArrayLike, n_components: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """Project the rows onto their first principal components (numpy SVD).
 
     The rows are centred (their mean subtracted), then
@@ -223,7 +224,7 @@ def principal_components(table, n_components=2):
     return projection, explained
 
 
-def dot_product_attention(queries, keys, values) -> np.ndarray:
+def dot_product_attention(queries: ArrayLike, keys: ArrayLike, values: ArrayLike) -> np.ndarray:
     """Scaled dot-product attention, ``softmax(Q K^T / sqrt(d)) V``, in numpy.
 
     No mask and no positions: the function sees a set of vectors, which is

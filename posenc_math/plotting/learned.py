@@ -7,11 +7,18 @@ sentence's embeddings, a projection), draws nothing random and returns the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import check_table
 from ..encodings.binary import binary
 from ..encodings.learned import cosine_similarity_matrix
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "embedding_sum",
@@ -23,7 +30,14 @@ __all__ = [
 ]
 
 
-def position_vectors(table, positions, *, token_vector=None, token_label="token", columns=5):
+def position_vectors(
+    table: ArrayLike,
+    positions: Sequence[int],
+    *,
+    token_vector: ArrayLike | None = None,
+    token_label: str = "token",
+    columns: int = 5,
+) -> Figure:
     """Line plots of rows of a position table, one panel per position.
 
     Each panel plots the row's value against the dimension index, all on one
@@ -93,7 +107,7 @@ def position_vectors(table, positions, *, token_vector=None, token_label="token"
     return figure
 
 
-def similarity_matrices(tables, *, limit=None):
+def similarity_matrices(tables: dict[str, ArrayLike], *, limit: int | None = None) -> Figure:
     """Cosine-similarity matrices of position tables, side by side.
 
     Parameters
@@ -143,7 +157,9 @@ def similarity_matrices(tables, *, limit=None):
     return figure
 
 
-def embedding_sum(tokens, token, position, total, *, max_dims=None):
+def embedding_sum(
+    tokens: Sequence[str], token: ArrayLike, position: ArrayLike, total: ArrayLike, *, max_dims: int | None = None
+) -> Figure:
     """A sentence's token embeddings, position embeddings and their sum.
 
     Three heatmaps with one row per token (labelled with the token) and a
@@ -194,7 +210,7 @@ def embedding_sum(tokens, token, position, total, *, max_dims=None):
     return figure
 
 
-def pca_positions(projection, explained, *, label_every=100, n_first=40):
+def pca_positions(projection: ArrayLike, explained: ArrayLike, *, label_every: int = 100, n_first: int = 40) -> Figure:
     """The positions of a table in the plane of its first two principal components.
 
     Left: every position as a point, coloured by position.  Right: the two
@@ -258,7 +274,7 @@ def pca_positions(projection, explained, *, label_every=100, n_first=40):
     return figure
 
 
-def naive_alternatives(*, n_positions=16, short=5, long=17):
+def naive_alternatives(*, n_positions: int = 16, short: int = 5, long: int = 17) -> Figure:
     """Three naive position codes and what goes wrong with each.
 
     Left: raw counting, ``p`` itself, grows without bound.  Middle:
@@ -307,7 +323,7 @@ def naive_alternatives(*, n_positions=16, short=5, long=17):
     return figure
 
 
-def step_sizes(tables):
+def step_sizes(tables: dict[str, ArrayLike]) -> Figure:
     """Distance between neighbouring positions, ``|e(p + 1) - e(p)|``, per code.
 
     A good code moves by the same amount at every step, whatever the length

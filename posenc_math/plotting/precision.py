@@ -8,11 +8,18 @@ angles from mpmath), draws nothing random and returns the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import check_int
 from ..analysis import exact_integer_limit
 from ..precision import phase_error, phase_error_bound, unit_roundoff
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["log_positions", "phase_error_growth", "position_spacing"]
 
@@ -25,12 +32,14 @@ SCENARIOS = {
     "all float16": {"position_dtype": "float16", "frequency_dtype": "float16", "angle_dtype": "float16"},
     "all float32": {"position_dtype": "float32", "frequency_dtype": "float32", "angle_dtype": "float32"},
     "positions bfloat16, rest float32": {
-        "position_dtype": "bfloat16", "frequency_dtype": "float32", "angle_dtype": "float32"
+        "position_dtype": "bfloat16",
+        "frequency_dtype": "float32",
+        "angle_dtype": "float32",
     },
 }
 
 
-def log_positions(stop, count=120) -> np.ndarray:
+def log_positions(stop: int, count: int = 120) -> np.ndarray:
     """About ``count`` distinct integers from 1 to ``stop``, evenly spaced on a log scale.
 
     Examples
@@ -43,7 +52,9 @@ def log_positions(stop, count=120) -> np.ndarray:
     return np.unique(np.round(np.geomspace(1, stop, count)).astype(np.int64))
 
 
-def phase_error_growth(positions, dim=128, *, base=10000.0, scenarios=None):
+def phase_error_growth(
+    positions: ArrayLike, dim: int = 128, *, base: float = 10000.0, scenarios: dict[str, dict[str, str]] | None = None
+) -> Figure:
     """Largest phase error over the pairs, against the position, per scenario.
 
     One line per scenario (default ``SCENARIOS``: everything in bfloat16, in float16, in float32, and
@@ -116,7 +127,7 @@ def phase_error_growth(positions, dim=128, *, base=10000.0, scenarios=None):
     return figure
 
 
-def position_spacing(stop=10**8, *, formats=("bfloat16", "float16", "float32")):
+def position_spacing(stop: int = 10**8, *, formats: Sequence[str] = ("bfloat16", "float16", "float32")) -> Figure:
     """The gap between neighbouring numbers each format holds, near each position.
 
     Positions ``p`` and ``p + 1`` stay distinct while the gap is at most 1;

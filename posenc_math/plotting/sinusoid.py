@@ -7,9 +7,15 @@ returns the :class:`matplotlib.figure.Figure`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import check_int, check_table
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "bits_and_waves",
@@ -20,7 +26,7 @@ __all__ = [
 ]
 
 
-def _curves(name, curves):
+def _curves(name: str, curves: object) -> dict[str, np.ndarray]:
     if not isinstance(curves, dict) or not curves:
         raise TypeError(f"{name} must be a non-empty dict of label -> 1-D array")
     out = {}
@@ -32,7 +38,7 @@ def _curves(name, curves):
     return out
 
 
-def wavelength_plot(wavelengths, *, base=None):
+def wavelength_plot(wavelengths: dict[str, ArrayLike], *, base: float | None = None) -> Figure:
     """Wavelength of each sine/cosine pair against the pair index, log scale.
 
     Parameters
@@ -57,10 +63,10 @@ def wavelength_plot(wavelengths, *, base=None):
     """
     import matplotlib.pyplot as plt
 
-    wavelengths = _curves("wavelengths", wavelengths)
+    checked = _curves("wavelengths", wavelengths)
     figure, axes = plt.subplots(figsize=(7.5, 3.6), layout="constrained")
     styles = [("o", "-"), ("s", "--"), ("^", ":"), ("d", "-.")]
-    for index, (label, values) in enumerate(wavelengths.items()):
+    for index, (label, values) in enumerate(checked.items()):
         marker, line = styles[index % len(styles)]
         pairs = np.arange(values.size)
         axes.plot(
@@ -83,7 +89,7 @@ def wavelength_plot(wavelengths, *, base=None):
     return figure
 
 
-def clock_hands(tables, *, n_pairs=4, n_positions=None):
+def clock_hands(tables: dict[str, ArrayLike], *, n_pairs: int = 4, n_positions: int | None = None) -> Figure:
     """Each sine/cosine pair as the hand of a dial, and whether rows repeat.
 
     One row of panels per table.  Panel ``j`` shows where pair ``j``'s hand
@@ -179,7 +185,7 @@ def clock_hands(tables, *, n_pairs=4, n_positions=None):
     return figure
 
 
-def bits_and_waves(bits, waves):
+def bits_and_waves(bits: ArrayLike, waves: ArrayLike) -> Figure:
     """Bit columns of the positions beside sinusoids of halving frequency.
 
     One panel per bit ``j``: the bit as a step line and the sinusoid
@@ -234,7 +240,9 @@ def bits_and_waves(bits, waves):
     return figure
 
 
-def table_panels(tables, *, columns=None, xlabel="column", ylabel="position"):
+def table_panels(
+    tables: dict[str, ArrayLike], *, columns: int | None = None, xlabel: str = "column", ylabel: str = "position"
+) -> Figure:
     """Several tables as heatmaps side by side, on one colour scale.
 
     Parameters
@@ -283,7 +291,9 @@ def table_panels(tables, *, columns=None, xlabel="column", ylabel="position"):
     return figure
 
 
-def offset_curve(curves, *, first_increase=None, ylabel="<PE(t), PE(t + k)>"):
+def offset_curve(
+    curves: dict[str, ArrayLike], *, first_increase: dict[str, int] | None = None, ylabel: str = "<PE(t), PE(t + k)>"
+) -> Figure:
     """A quantity against the offset ``k``, with the first place it rises marked.
 
     Parameters
@@ -309,11 +319,11 @@ def offset_curve(curves, *, first_increase=None, ylabel="<PE(t), PE(t + k)>"):
     """
     import matplotlib.pyplot as plt
 
-    curves = _curves("curves", curves)
+    checked = _curves("curves", curves)
     marks = {} if first_increase is None else dict(first_increase)
     figure, axes = plt.subplots(figsize=(7.5, 3.5), layout="constrained")
     markers = "osd^v"
-    for index, (label, values) in enumerate(curves.items()):
+    for index, (label, values) in enumerate(checked.items()):
         offsets = np.arange(values.size)
         (line,) = axes.plot(offsets, values, linewidth=1.1, label=label)
         offset = marks.get(label)

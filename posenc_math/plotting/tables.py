@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import check_table
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
-def heatmap(table, *, title=None, xlabel="dimension", ylabel="position", cmap="RdBu_r"):
+
+def heatmap(
+    table: ArrayLike,
+    *,
+    title: str | None = None,
+    xlabel: str = "dimension",
+    ylabel: str = "position",
+    cmap: str = "RdBu_r",
+) -> Figure:
     """Draw a position table as an image, one row per position.
 
     Parameters
