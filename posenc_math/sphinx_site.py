@@ -6,27 +6,30 @@ It holds no settings and no content; it changes how pages are written:
 - **Accessible HTML** (checked by axe-core in ``tests/site``):
   :class:`AccessibleHTMLTranslator` adds the ARIA that Sphinx's HTML lacks.
 - **The same pages from a clean and from an incremental build** (checked by
-  ``tests/site/test_reproducible.py``): every build writes every page, and
-  the search index is built afresh from all of them, so an incremental
-  build writes exactly what a clean build writes.  Writing the pages is
-  cheap (their doctrees are pickled; no notebook runs again), and it
-  replaces three fixes that each covered one way an incremental build
-  went stale: the navigation of pages that were not rewritten, the
-  ``?v=`` checksum of a changed CSS file on those pages, and Sphinx's
-  incremental search index (which keeps ``"word": []`` entries a clean
-  build never writes and, in Sphinx 9.0, loses the index entries of pages
-  it does not rewrite).
+  ``tests/site/test_reproducible.py`` and ``tests/test_sphinx_site.py``):
+  a build that changes anything writes every page with a search index built
+  afresh; a build that changes nothing writes no page and keeps the search
+  index as it was.  That covers each way an incremental build went stale:
+  the navigation of pages that were not rewritten, the ``?v=`` checksum of
+  a changed CSS file on those pages, and Sphinx's incremental search index
+  (which keeps ``"word": []`` entries a clean build never writes and, in
+  Sphinx 9.0, loses the index entries of pages it does not rewrite).
 
-Only public Sphinx API is used: ``app.set_translator``, the
-``builder-inited``, ``env-updated`` and ``build-finished`` events, and the
-HTML builder's ``outdir`` and ``searchindex_filename``.
+Only public Sphinx API is used: ``app.set_translator``, events
+(``builder-inited``, ``env-get-outdated``, ``env-updated``,
+``doctree-resolved``, ``build-finished``) and the HTML builder's
+``outdir``, ``search`` and ``searchindex_filename``; the one workaround for
+a Sphinx bug is guarded on ``sphinx.version_info``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+from pathlib import Path
 from typing import Any
 
+import sphinx
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.builders.html import StandaloneHTMLBuilder
@@ -97,21 +100,82 @@ def copy_extension_css_first(app: Sphinx) -> None:
         myst_nb.sphinx_ext.add_global_html_resources(app, None)
 
 
-def write_every_page(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Every build writes every page, with a search index built afresh.
+def static_digest(app: Sphinx) -> str:
+    """One digest of every file in ``html_static_path`` (names and bytes)."""
+    digest = hashlib.sha256()
+    for entry in app.config.html_static_path:
+        root = Path(app.confdir, entry)
+        files = [root] if root.is_file() else sorted(path for path in root.rglob("*") if path.is_file())
+        for path in files:
+            digest.update(path.relative_to(root.parent).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
 
-    Returned from ``env-updated``, the page names join the pages Sphinx
-    writes.  With every page written, Sphinx keeps nothing of the old
-    ``searchindex.js``, and removing it here (before the HTML builder loads
-    it) makes the index the one a clean build writes: there is then no
-    stale entry to prune and no index entry to lose.
+
+def note_changes(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """``env-get-outdated``: remember whether this build changes anything that
+    every page shows (a page added, edited or removed: the navigation; a
+    file of ``_static/``: its ``?v=`` checksum in every page's links)."""
+    digest = static_digest(app)
+    static_changed = getattr(env, "posenc_static_digest", None) != digest
+    env.posenc_static_digest = digest  # type: ignore[attr-defined]
+    env.posenc_sources_changed = bool(added or changed or removed) or static_changed  # type: ignore[attr-defined]
+    return []
+
+
+#: Sphinx versions whose incremental search index differs from a clean
+#: build's when pages are not rewritten: ``IndexBuilder.load`` does not read
+#: back the ``indexentries`` of the old ``searchindex.js``, so a no-op rebuild
+#: writes ``"indexentries": {}`` (Sphinx 9.0; checked by
+#: tests/test_sphinx_site.py, which also fails once a newer Sphinx needs the
+#: workaround no more).
+KEEP_UNCHANGED_SEARCH_INDEX = sphinx.version_info[:2] <= (9, 0)
+
+#: id(app) -> the search index of the previous build, while a build that
+#: rewrites no page runs (see :func:`write_all_pages_or_none`).
+_previous_index: dict[int, bytes] = {}
+
+
+def write_all_pages_or_none(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """``env-updated``: a build that changes anything rewrites every page, with
+    a search index built afresh; a build that changes nothing rewrites none.
+
+    Either way the site is the one a clean build writes.  Every page shows
+    the whole toctree (sidebar, previous/next links), so a page that is not
+    rewritten after another was added or edited keeps a stale navigation.
+    With every page written Sphinx keeps nothing of the old
+    ``searchindex.js``; removing it (before the HTML builder loads it)
+    leaves no stale entry (Sphinx would keep a word the last page lost as
+    ``"word": []``).  When nothing changed, the previous search index is
+    kept as it was (:data:`KEEP_UNCHANGED_SEARCH_INDEX`).
     """
-    if not _is_html(app):
-        return []
     builder = app.builder
-    if isinstance(builder, StandaloneHTMLBuilder) and builder.search:
-        (builder.outdir / builder.searchindex_filename).unlink(missing_ok=True)
-    return sorted(env.found_docs)
+    if not isinstance(builder, StandaloneHTMLBuilder) or not builder.search:
+        return sorted(env.found_docs) if getattr(env, "posenc_sources_changed", True) else []
+    index = builder.outdir / builder.searchindex_filename
+    if getattr(env, "posenc_sources_changed", True):
+        index.unlink(missing_ok=True)
+        return sorted(env.found_docs)
+    if KEEP_UNCHANGED_SEARCH_INDEX and index.is_file():
+        _previous_index[id(app)] = index.read_bytes()
+    return []
+
+
+def note_page_written(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved`` (emitted in the main process, also when pages are
+    written in parallel): a page is written after all (Sphinx found its
+    output outdated), so the search index is Sphinx's own."""
+    _previous_index.pop(id(app), None)
+
+
+def restore_unchanged_search_index(app: Sphinx, exception: Exception | None) -> None:
+    """``build-finished``: put back the search index of the previous build
+    when this one rewrote no page (see :data:`KEEP_UNCHANGED_SEARCH_INDEX`)."""
+    previous = _previous_index.pop(id(app), None)
+    if previous is not None and exception is None and isinstance(app.builder, StandaloneHTMLBuilder):
+        (app.builder.outdir / app.builder.searchindex_filename).write_bytes(previous)
 
 
 def drop_build_info_backup(app: Sphinx, exception: Exception | None) -> None:
@@ -126,6 +190,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     """Register the translator and the event handlers (nothing else)."""
     app.set_translator("html", AccessibleHTMLTranslator, override=True)
     app.connect("builder-inited", copy_extension_css_first)
-    app.connect("env-updated", write_every_page)
+    app.connect("env-get-outdated", note_changes)
+    app.connect("env-updated", write_all_pages_or_none)
+    app.connect("doctree-resolved", note_page_written)
+    app.connect("build-finished", restore_unchanged_search_index)
     app.connect("build-finished", drop_build_info_backup)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -8,3 +8,5 @@ sys.path.insert(0, str(Path(__file__).parent))
 extensions = ["sphinx.ext.autodoc", "sphinx_proof", "sphinxcontrib.bibtex", "posenc_math.sphinx_site"]
 bibtex_bibfiles = ["refs.bib"]
 html_theme = "basic"
+html_static_path = ["_static"]
+html_css_files = ["site.css"]
