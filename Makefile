@@ -51,7 +51,10 @@ $(MATHJAX): node_modules/.package-lock.json
 
 # The one sphinx-build command: tests and tools/bench_site.py run
 # `make html BUILD=<dir>` (site, doctrees and notebook cache all under <dir>).
+# The notebooks run first, one per core, into the cache MyST-NB reads
+# (sphinx-build cannot read in parallel: sphinx-proof's domain does not merge).
 html: $(VENV)/.docs-installed $(MATHJAX)
+	$(BIN)/python tools/execute_notebooks.py $(BUILD)/.jupyter_cache docs/*.md
 	$(BIN)/sphinx-build $(SPHINXOPTS) -b html -c . -d $(BUILD)/doctrees docs $(BUILD)/html
 
 lint: $(VENV)/.test-installed
