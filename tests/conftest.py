@@ -1,4 +1,5 @@
 """Shared fixtures: a seeded generator and 40-digit mpmath reference values."""
+
 import mpmath
 import numpy as np
 import pytest
