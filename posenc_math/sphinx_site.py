@@ -152,13 +152,14 @@ def write_all_pages_or_none(app: Sphinx, env: BuildEnvironment) -> list[str]:
     kept as it was (:data:`KEEP_UNCHANGED_SEARCH_INDEX`).
     """
     builder = app.builder
-    if not isinstance(builder, StandaloneHTMLBuilder) or not builder.search:
-        return sorted(env.found_docs) if getattr(env, "posenc_sources_changed", True) else []
+    if not isinstance(builder, StandaloneHTMLBuilder):
+        return []  # one book (LaTeX) or no navigation: nothing to keep in step
     index = builder.outdir / builder.searchindex_filename
     if getattr(env, "posenc_sources_changed", True):
-        index.unlink(missing_ok=True)
+        if builder.search:
+            index.unlink(missing_ok=True)
         return sorted(env.found_docs)
-    if KEEP_UNCHANGED_SEARCH_INDEX and index.is_file():
+    if KEEP_UNCHANGED_SEARCH_INDEX and builder.search and index.is_file():
         _previous_index[id(app)] = index.read_bytes()
     return []
 

@@ -23,10 +23,10 @@ def site(tmp_path):
     return source
 
 
-def build(make_app, source: Path, **kwargs):
+def build(make_app, source: Path, *, buildername: str = "html", **kwargs):
     """Build ``source`` once (a new application, as a new sphinx-build run
     would be); fail on any warning."""
-    app = make_app("html", srcdir=source, **kwargs)
+    app = make_app(buildername, srcdir=source, **kwargs)
     try:
         app.build()
     finally:
@@ -120,3 +120,10 @@ def test_no_build_info_backup_in_the_site(make_app, site):
     app = build(make_app, site, confoverrides={"html_title": "changed"})  # a config change
     assert not (app.outdir / ".buildinfo.bak").exists()
     assert (app.outdir / ".buildinfo").is_file()
+
+
+def test_other_builders_are_left_alone(make_app, site):
+    """The LaTeX builder (make pdf) writes one book: no page list, no search index."""
+    app = build(make_app, site, buildername="latex")
+    assert any(app.outdir.glob("*.tex"))
+    assert not (app.outdir / "searchindex.js").exists()
