@@ -73,9 +73,10 @@ verify: $(VENV)/.docs-installed
 
 # The library's sections (python -m posenc_math.bench), then the site's:
 # a clean and a no-op build in a temp dir, and $(BUILD)/html in Chromium.
+# Both always run; the status is 1 if either missed a bar.
 bench: $(VENV)/.test-installed html
-	$(BIN)/python -m posenc_math.bench
-	$(BIN)/python tools/bench_site.py
+	$(BIN)/python -m posenc_math.bench; library=$$?; \
+	$(BIN)/python tools/bench_site.py && exit $$library
 
 serve: html
 	@echo "serving $(BUILD)/html on http://127.0.0.1:8000 (Ctrl-C to stop)"
