@@ -15,10 +15,12 @@ from .rope import (
     interleaved_to_half,
     ntk_aware_base,
     rope,
+    rope_cos_sin,
     rope_decay_bound,
     rope_frequencies,
     rope_relative_scores,
 )
+from .rope_variants import axial_positions, axial_rope, mrope, pixel_frequencies, xpos, xpos_scales
 from .sinusoidal import frequencies, sinusoidal, timing_signal, wavelengths
 from .translation import translation_matrix
 
@@ -26,6 +28,8 @@ __all__ = [
     "alibi_bias",
     "alibi_key_bias",
     "alibi_slopes",
+    "axial_positions",
+    "axial_rope",
     "binary",
     "causal_mask",
     "cosine_similarity_matrix",
@@ -35,10 +39,13 @@ __all__ = [
     "frequencies",
     "interleaved_to_half",
     "learned_table",
+    "mrope",
     "ntk_aware_base",
+    "pixel_frequencies",
     "principal_components",
     "relative_positions",
     "rope",
+    "rope_cos_sin",
     "rope_decay_bound",
     "rope_frequencies",
     "rope_relative_scores",
@@ -49,4 +56,6 @@ __all__ = [
     "timing_signal",
     "translation_matrix",
     "wavelengths",
+    "xpos",
+    "xpos_scales",
 ]
