@@ -113,7 +113,7 @@ def _read_scaling(scaling, base: float) -> tuple[str, dict]:
             f"{scaling['type']!r}; they must agree"
         )
     rope_type = scaling.get("rope_type", scaling.get("type", "default"))
-    check_choice("scaling['rope_type']", rope_type, ROPE_TYPES)
+    rope_type = check_choice("scaling['rope_type']", rope_type, ROPE_TYPES)
     accepted = _COMMON + _REQUIRED[rope_type] + _OPTIONAL[rope_type]
     unknown = sorted(set(scaling) - set(accepted), key=str)
     if unknown:
@@ -128,7 +128,7 @@ def _read_scaling(scaling, base: float) -> tuple[str, dict]:
             f"scaling['rope_theta'] = {scaling['rope_theta']!r} disagrees with base = {base!r}; "
             "pass the model's rope_theta as base"
         )
-    return str(rope_type), scaling
+    return rope_type, scaling
 
 
 def _yarn_mscale(scale: float, mscale: float = 1.0) -> float:
@@ -264,6 +264,10 @@ def _ext_factors(name: str, values, n_pairs: int) -> np.ndarray:
 
 
 def _longrope(dim, base, scaling, seq_len, max_position_embeddings):
+    # Both lists are checked whichever is used: a wrong one fails now, not
+    # when the context first grows past the original length.
+    short = _ext_factors("short_factor", scaling["short_factor"], dim // 2)
+    long = _ext_factors("long_factor", scaling["long_factor"], dim // 2)
     original = scaling.get("original_max_position_embeddings")
     if original is None:
         # transformers' standardize_rope_params falls back to the config's
@@ -304,10 +308,6 @@ def _longrope(dim, base, scaling, seq_len, max_position_embeddings):
         attention_factor = check_real("scaling['attention_factor']", attention_factor)
         if attention_factor < 0:
             raise ValueError(f"scaling['attention_factor'] must be >= 0, got {attention_factor!r}")
-    # Both lists are checked whichever is used: a wrong one fails now, not
-    # when the context first grows past the original length.
-    short = _ext_factors("short_factor", scaling["short_factor"], dim // 2)
-    long = _ext_factors("long_factor", scaling["long_factor"], dim // 2)
     ext_factors = long if seq_len is not None and seq_len > original else short
     inv_freq = _default_frequencies(dim, base) / ext_factors
     return inv_freq.astype(np.float64), float(attention_factor)
