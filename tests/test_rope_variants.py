@@ -15,6 +15,7 @@ from posenc_math import (
     axial_positions,
     axial_rope,
     mrope,
+    mrope_positions,
     pixel_frequencies,
     rope,
     rope_frequencies,
@@ -164,6 +165,34 @@ def test_mrope_keeps_bfloat16(rng):
     assert np.array_equal(out, mrope(x.astype(np.float64), ids, (2, 3, 3)).astype(ml_dtypes.bfloat16))
 
 
+def qwen2vl_get_rope_index(segments):
+    """Qwen2VLModel.get_rope_index for one sequence (spatial merge already applied, time_interval 1)."""
+    current_pos, pieces = 0, []
+    for segment in segments:
+        if isinstance(segment, int):
+            pieces.append(np.tile(np.arange(segment), (3, 1)) + current_pos)
+            current_pos += segment
+        else:
+            grid_t, grid_h, grid_w = segment
+            position_temporal = np.arange(grid_t)
+            position_height = np.arange(grid_h) + current_pos
+            position_width = np.arange(grid_w) + current_pos
+            t, h, w = np.meshgrid(position_temporal, position_height, position_width, indexing="ij")
+            ids = np.stack([t, h, w]).reshape(3, -1)
+            ids[0] += current_pos
+            pieces.append(ids)
+            current_pos += max(grid_h, grid_w)
+    return np.concatenate(pieces, axis=1)
+
+
+@pytest.mark.parametrize(
+    "segments",
+    [[5, (1, 4, 6), 3], [(2, 3, 3)], [1, (1, 1, 1), (3, 2, 5), 7], [4], [(4, 2, 2), 2]],
+)
+def test_mrope_positions_match_get_rope_index(segments):
+    assert np.array_equal(mrope_positions(segments), qwen2vl_get_rope_index(segments))
+
+
 # --- axial ----------------------------------------------------------------------
 
 
@@ -280,6 +309,12 @@ def test_xpos_without_scale_is_rope(rng):
         (lambda: xpos(np.ones((2, 8)), [0, 1], center=float("inf")), ValueError, "center"),
         (lambda: xpos(np.ones((2, 8)), [0, 1, 2]), ValueError, "positions"),
         (lambda: xpos_scales(5, [0]), ValueError, "dim"),
+        (lambda: mrope_positions(5), TypeError, "segments"),
+        (lambda: mrope_positions([]), ValueError, "segments"),
+        (lambda: mrope_positions([3, (1, 2)]), TypeError, r"segments\[1\]"),
+        (lambda: mrope_positions([0]), ValueError, r"segments\[0\]"),
+        (lambda: mrope_positions([(1, 0, 2)]), ValueError, r"segments\[0\]\[1\]"),
+        (lambda: mrope_positions(["ab"]), TypeError, r"segments\[0\]"),
     ],
 )
 def test_bad_input_is_named(call, error, words):

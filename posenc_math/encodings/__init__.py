@@ -20,7 +20,15 @@ from .rope import (
     rope_frequencies,
     rope_relative_scores,
 )
-from .rope_variants import axial_positions, axial_rope, mrope, pixel_frequencies, xpos, xpos_scales
+from .rope_variants import (
+    axial_positions,
+    axial_rope,
+    mrope,
+    mrope_positions,
+    pixel_frequencies,
+    xpos,
+    xpos_scales,
+)
 from .sinusoidal import frequencies, sinusoidal, timing_signal, wavelengths
 from .translation import translation_matrix
 
@@ -40,6 +48,7 @@ __all__ = [
     "interleaved_to_half",
     "learned_table",
     "mrope",
+    "mrope_positions",
     "ntk_aware_base",
     "pixel_frequencies",
     "principal_components",

@@ -40,6 +40,7 @@ __all__ = [
     "axial_positions",
     "axial_rope",
     "mrope",
+    "mrope_positions",
     "pixel_frequencies",
     "xpos",
     "xpos_scales",
@@ -150,6 +151,59 @@ def mrope(x, positions, sections, *, base=10000.0, inv_freq=None, attention_fact
         axis=-1,
     )
     return _finish(_rotate(values, scale * np.cos(angles), scale * np.sin(angles), "half"), out_dtype)
+
+
+def mrope_positions(segments) -> np.ndarray:
+    """Qwen2-VL's three position ids for a sequence of text runs and image/video grids.
+
+    Following transformers' ``Qwen2VLModel.get_rope_index``: a run of ``n``
+    text tokens gets ids ``c, c + 1, ..., c + n - 1`` on all three axes and
+    moves the counter ``c`` on by ``n``; a vision grid of ``t x h x w``
+    tokens (the grid after the vision encoder's spatial merge) gets the ids
+    ``(c + i, c + j, c + k)`` of its cells in row-major order, and moves the
+    counter on by ``max(h, w)``.
+
+    Parameters
+    ----------
+    segments : sequence
+        Each item an int >= 1 (a run of text tokens) or a triple of ints >= 1
+        ``(t, h, w)`` (one image, ``t = 1``, or a video).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(3, n_tokens)``, int64: temporal, height and width ids, for
+        :func:`mrope`.
+
+    Examples
+    --------
+    >>> mrope_positions([2, (1, 2, 3), 2])
+    array([[0, 1, 2, 2, 2, 2, 2, 2, 5, 6],
+           [0, 1, 2, 2, 2, 3, 3, 3, 5, 6],
+           [0, 1, 2, 3, 4, 2, 3, 4, 5, 6]])
+    """
+    if isinstance(segments, (str, bytes, numbers.Integral)) or not hasattr(segments, "__iter__"):
+        raise TypeError(f"segments must be a sequence of text lengths and (t, h, w) grids, got {segments!r}")
+    pieces = []
+    counter = 0
+    for index, segment in enumerate(segments):
+        if isinstance(segment, numbers.Integral) and not isinstance(segment, (bool, np.bool_)):
+            length = check_int(f"segments[{index}]", segment, minimum=1)
+            pieces.append(np.tile(np.arange(counter, counter + length, dtype=np.int64), (3, 1)))
+            counter += length
+            continue
+        if isinstance(segment, (str, bytes)) or np.ndim(segment) != 1 or len(segment) != 3:
+            raise TypeError(
+                f"segments[{index}] must be a text length (int) or a (t, h, w) grid of three ints, got {segment!r}"
+            )
+        t, h, w = (check_int(f"segments[{index}][{axis}]", size, minimum=1) for axis, size in enumerate(segment))
+        check_table_fits((3, t * h * w), 8, f"segments[{index}] = {(t, h, w)}")
+        grid = np.meshgrid(np.arange(t), np.arange(h), np.arange(w), indexing="ij")
+        pieces.append(np.stack([axis.reshape(-1) for axis in grid]).astype(np.int64) + counter)
+        counter += max(h, w)
+    if not pieces:
+        raise ValueError("segments must hold at least one text run or grid")
+    return np.concatenate(pieces, axis=1)
 
 
 def _sections(sections, n_pairs: int) -> tuple[int, int, int]:
