@@ -29,7 +29,7 @@ _ROLES = ("nothing (passes through)", "position", "temporal id", "height id / ro
 _ROLE_COLOURS = ["#DDDDDD", "#000000", "#E69F00", "#56B4E9", "#009E73"]
 
 
-def _probe(transform, head_dim: int, axis_ids: list[list[int]]) -> np.ndarray:
+def _probe(transform, head_dim: int, axis_ids: list) -> np.ndarray:
     """The role of each feature: the first probe (one axis at 1) that moves its unit vector."""
     basis = np.eye(head_dim)
     roles = np.zeros(head_dim, dtype=int)
