@@ -22,11 +22,19 @@ from .learned import (
     step_sizes,
 )
 from .precision import log_positions, phase_error_growth, position_spacing
-from .rope_variants import axial_score_map, longrope_wavelengths, mrope_position_ids, rope_feature_map, xpos_decay
+from .rope_variants import (
+    FEATURE_SCHEMES,
+    axial_score_map,
+    longrope_wavelengths,
+    mrope_position_ids,
+    rope_feature_map,
+    xpos_decay,
+)
 from .sinusoid import bits_and_waves, clock_hands, offset_curve, table_panels, wavelength_plot
 from .tables import heatmap
 
 __all__ = [
+    "FEATURE_SCHEMES",
     "alibi_bias_maps",
     "alibi_slope_plot",
     "axial_score_map",

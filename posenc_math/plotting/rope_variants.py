@@ -101,7 +101,7 @@ def rope_feature_map(schemes=FEATURE_SCHEMES, *, head_dim=64):
     Parameters
     ----------
     schemes : sequence of str
-        Rows, from :data:`FEATURE_SCHEMES`.
+        Rows, from ``posenc_math.plotting.FEATURE_SCHEMES``.
     head_dim : int, default 64
         Features per head, a multiple of 16.
 
