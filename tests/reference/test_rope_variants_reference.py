@@ -16,6 +16,7 @@ from posenc_math import (
     axial_positions,
     axial_rope,
     mrope,
+    mrope_positions,
     pixel_frequencies,
     rope,
     rope_cos_sin,
@@ -202,3 +203,30 @@ def test_xpos(torch, rotary_embedding_torch, rng):
     ours_k = xpos(k.astype(np.float64), np.arange(n), key=True, center=n // 2)
     assert np.allclose(ours_q, q_ref.double().numpy(), rtol=0, atol=1e-4)
     assert np.allclose(ours_k, k_ref.double().numpy(), rtol=0, atol=1e-4)
+
+
+def test_qwen2vl_get_rope_index(torch, transformers):
+    """mrope_positions against Qwen2VLModel.get_rope_index (called on a stand-in holding only its config)."""
+    import types
+
+    from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLModel
+
+    merge = 2
+    stand_in = types.SimpleNamespace(
+        config=types.SimpleNamespace(vision_config=types.SimpleNamespace(spatial_merge_size=merge))
+    )
+    stand_in.get_vision_position_ids = types.MethodType(Qwen2VLModel.get_vision_position_ids, stand_in)
+    segments = [5, (1, 3, 4), 2, (2, 2, 5), 3]
+    types_row, grids = [], []
+    for segment in segments:
+        if isinstance(segment, int):
+            types_row += [0] * segment
+        else:
+            types_row += [1] * int(np.prod(segment))
+            grids.append([segment[0], segment[1] * merge, segment[2] * merge])  # the grid before the merge
+    mm_token_type_ids = torch.tensor([types_row])
+    input_ids = torch.zeros_like(mm_token_type_ids)
+    position_ids, _ = Qwen2VLModel.get_rope_index(
+        stand_in, input_ids, mm_token_type_ids, image_grid_thw=torch.tensor(grids)
+    )
+    assert np.array_equal(mrope_positions(segments), position_ids[:, 0].numpy())
