@@ -580,22 +580,19 @@ def test_partial_rotary_factor_runs_the_rule_on_the_rotated_width(scaling, head_
 # --- rope: partial rotation, attention factor, number formats, caches --------
 
 
-@pytest.mark.parametrize("rotary_dim", [2, 8, 16, 32])
-def test_rope_partial_rotary_matches_apply_rotary_pos_emb(rotary_dim, rng):
+@pytest.mark.parametrize(
+    "rotary_dim,scaling",
+    [(2, None), (8, None), (32, None), (16, dict(PHI3_LIKE, partial_rotary_factor=0.5))],
+)
+def test_rope_partial_rotary_matches_apply_rotary_pos_emb(rotary_dim, scaling, rng):
     head_dim, n = 32, 40
     x = rng.normal(size=(2, 3, n, head_dim))
     positions = rng.integers(0, 5000, size=(2, 1, n))
-    inv_freq, attention = (
-        rope_frequencies(
-            head_dim,
-            scaling=dict(
-                PHI3_LIKE, partial_rotary_factor=rotary_dim / head_dim, short_factor=[1.0] * (rotary_dim // 2)
-            ),
-            max_position_embeddings=131072,
-        )
-        if rotary_dim == 16
-        else rope_frequencies(rotary_dim)
-    )
+    if scaling is None:
+        inv_freq, attention = rope_frequencies(rotary_dim)
+    else:  # Phi-3 style: longrope on half of the head, with its attention factor
+        inv_freq, attention = rope_frequencies(head_dim, scaling=scaling, max_position_embeddings=131072)
+        assert attention > 1
     cos, sin = hf_cos_sin(positions, inv_freq, attention)
     reference = hf_apply_rotary_pos_emb(x, cos, sin)
     ours = rope(x, positions, inv_freq=inv_freq, rotary_dim=rotary_dim, attention_factor=attention)
