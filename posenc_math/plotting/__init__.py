@@ -24,13 +24,23 @@ from .learned import (
 )
 from .precision import log_positions, phase_error_growth, position_spacing
 from .relative_attention import deberta_terms_map, transformer_xl_terms_map
+from .rope_variants import (
+    FEATURE_SCHEMES,
+    axial_score_map,
+    longrope_wavelengths,
+    mrope_position_ids,
+    rope_feature_map,
+    xpos_decay,
+)
 from .rotation import dials_animation, rope_pair_rotation
 from .sinusoid import bits_and_waves, clock_hands, offset_curve, table_panels, wavelength_plot
 from .tables import heatmap
 
 __all__ = [
+    "FEATURE_SCHEMES",
     "alibi_bias_maps",
     "alibi_slope_plot",
+    "axial_score_map",
     "bits_and_waves",
     "clock_hands",
     "deberta_terms_map",
@@ -40,12 +50,15 @@ __all__ = [
     "extension_wavelengths",
     "heatmap",
     "log_positions",
+    "longrope_wavelengths",
+    "mrope_position_ids",
     "naive_alternatives",
     "offset_curve",
     "pca_positions",
     "phase_error_growth",
     "position_spacing",
     "position_vectors",
+    "rope_feature_map",
     "rope_pair_rotation",
     "rope_score_decay",
     "shaw_clipping_map",
@@ -55,4 +68,5 @@ __all__ = [
     "table_panels",
     "transformer_xl_terms_map",
     "wavelength_plot",
+    "xpos_decay",
 ]
