@@ -7,10 +7,16 @@ random vectors (a picture of the formulas' structure, not of a trained model).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._validate import check_int
 from ..encodings.relative_attention import deberta_relative_index, deberta_scores, transformer_xl_scores
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = ["deberta_terms_map", "transformer_xl_terms_map"]
 
@@ -23,7 +29,7 @@ _TXL_TITLES = {
 _DEBERTA_TITLES = {"c2c": "content to content", "c2p": "content to position", "p2c": "position to content"}
 
 
-def _panel(figure, axes, data, title, cmap="RdBu_r"):
+def _panel(figure: Figure, axes: Axes, data: np.ndarray, title: str, cmap: str = "RdBu_r") -> None:
     limit = float(np.max(np.abs(data))) or 1.0
     image = axes.imshow(data, cmap=cmap, vmin=-limit, vmax=limit, interpolation="nearest")
     axes.set_title(title, fontsize=9)
@@ -32,7 +38,7 @@ def _panel(figure, axes, data, title, cmap="RdBu_r"):
     figure.colorbar(image, ax=axes, shrink=0.8)
 
 
-def transformer_xl_terms_map(*, n_positions: int = 16, dim: int = 8, seed: int = 0):
+def transformer_xl_terms_map(*, n_positions: int = 16, dim: int = 8, seed: int = 0) -> Figure:
     """Transformer-XL's four score terms as heatmaps, for seeded random vectors.
 
     Parameters
@@ -75,7 +81,7 @@ def transformer_xl_terms_map(*, n_positions: int = 16, dim: int = 8, seed: int =
     return figure
 
 
-def deberta_terms_map(*, n_positions: int = 16, dim: int = 8, max_relative_positions: int = 4, seed: int = 0):
+def deberta_terms_map(*, n_positions: int = 16, dim: int = 8, max_relative_positions: int = 4, seed: int = 0) -> Figure:
     """DeBERTa's clipped distance delta(i, j) and its three score terms.
 
     Parameters
