@@ -148,13 +148,17 @@ def _dd_multiply(a_hi, a_lo, b_hi, b_lo) -> DoubleDouble:
 def _geometric_dd(base: float, base_divisor: float, denominator: int, scale: float, first: int, step: int, count: int):
     """``scale * (base / base_divisor) ** (-(first + step t) / denominator)``, ``t < count``.
 
+    ``denominator`` may be a fraction ``(numerator, denominator)`` given as
+    an int or as a tuple (the exponent is then ``-numerator * i / denominator``).
+
     mpmath at 160 bits, one power and then repeated multiplication (each
     step loses about 2**-160), rounded to double-doubles.
     """
+    numerator, denominator = denominator if isinstance(denominator, tuple) else (1, denominator)
     with mpmath.workprec(160):
         ratio_base = mpmath.mpf(base) / mpmath.mpf(base_divisor)
-        ratio = mpmath.power(ratio_base, -mpmath.mpf(step) / denominator)
-        value = mpmath.mpf(scale) * mpmath.power(ratio_base, -mpmath.mpf(first) / denominator)
+        ratio = mpmath.power(ratio_base, -mpmath.mpf(numerator * step) / denominator)
+        value = mpmath.mpf(scale) * mpmath.power(ratio_base, -mpmath.mpf(numerator * first) / denominator)
         hi = np.empty(count)
         lo = np.empty(count)
         for t in range(count):
@@ -173,7 +177,7 @@ _FINE_MAX = 1024
 def exact_frequencies(
     n_pairs: int,
     base: float,
-    denominator: int,
+    denominator: int | tuple[int, int],
     *,
     scale: float = 1.0,
     base_divisor: float = 1.0,
@@ -182,7 +186,8 @@ def exact_frequencies(
 ) -> DoubleDouble:
     """Frequencies ``scale * (base / base_divisor) ** (-i / denominator)`` as double-doubles.
 
-    For ``first <= i < stop`` (default: all ``n_pairs``).  ``hi`` is the
+    For ``first <= i < stop`` (default: all ``n_pairs``); a ``denominator``
+    given as ``(a, b)`` means the exponent ``-a i / b``.  ``hi`` is the
     float64 nearest the exact value (within an ulp of it) and ``hi + lo`` is
     within about ``2**-104`` relative.  Two levels of mpmath values,
     ``i = q S + t`` with ``S = min(isqrt(n_pairs), 1024)``, are multiplied as
