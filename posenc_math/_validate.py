@@ -16,6 +16,7 @@ import os
 import numpy as np
 
 __all__ = [
+    "FLOAT_DTYPES",
     "MAX_POSITION",
     "MemoryLimitError",
     "check_base",

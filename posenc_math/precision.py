@@ -28,7 +28,7 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from ._validate import check_base, check_choice, check_int, check_table_fits
+from ._validate import check_base, check_choice, check_int, check_real, check_real_array, check_table_fits
 from .analysis import _finfo, exact_integer_limit, resolve_float_dtype
 
 __all__ = [
@@ -309,7 +309,8 @@ def phase_error_bound(positions, dtype, *, frequency=1.0) -> np.ndarray:
     >>> phase_error_bound([131072], "float32").round(5)     # 128k positions
     array([0.00781])
     """
-    positions = np.asarray(positions, dtype=np.float64)
-    if not np.isfinite(frequency) or frequency <= 0:
+    positions = check_real_array("positions", positions)
+    frequency = check_real("frequency", frequency)
+    if frequency <= 0:
         raise ValueError(f"frequency must be a finite number > 0, got {frequency!r}")
     return np.abs(positions) * float(frequency) * unit_roundoff(dtype)
