@@ -73,7 +73,8 @@ def check_real(name: str, value) -> float:
     try:
         value = float(value)
     except OverflowError:
-        raise ValueError(f"{name} must be finite, got an integer too large for a float ({value:.3e})") from None
+        bits = int(value).bit_length()
+        raise ValueError(f"{name} must be finite, got an integer of {bits} bits, too large for a float") from None
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value!r}")
     return value

@@ -4,12 +4,22 @@
 step of every theorem (or of the ids given), its numeric witness and its
 negative control.  It exits 1 when any theorem fails or any negative control
 is accepted, 2 on a usage error (an unknown id), 0 otherwise.
+``posenc-math --version`` prints the version.
+
+Output that cannot be delivered ends quietly, without a traceback: when the
+reader of standard output goes away (``posenc-math verify | head -c 1``)
+the exit status is 141 (128 + SIGPIPE, what a shell reports for a command
+ended by a closed pipe; ``set -o pipefail`` sees it), and when the output
+cannot be written (``> /dev/full``, a full disk) a one-line message goes to
+standard error and the exit status is 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
 import sys
 import time
 
@@ -72,12 +82,55 @@ def _verify(args) -> int:
     return 0 if all(r.ok for r in results) else 1
 
 
+#: Exit status when standard output's reader has gone away (128 + SIGPIPE).
+EXIT_BROKEN_PIPE = 141
+
+#: Exit status when standard output cannot be written (a full disk).
+EXIT_WRITE_ERROR = 1
+
+_WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+
+
+def _detach_stdout() -> None:
+    """Point standard output at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (captured output)
+        pass
+
+
 def main(argv=None) -> int:
-    """Entry point of ``posenc-math`` and ``python -m posenc_math``."""
+    """Entry point of ``posenc-math`` and ``python -m posenc_math``.
+
+    Returns the exit status (see the module docstring), also when standard
+    output is a closed pipe (141) or a full disk (1, with a message on
+    standard error).
+    """
+    try:
+        status = _run(argv)
+        sys.stdout.flush()  # a closed pipe or a full disk shows here, not at exit
+    except BrokenPipeError:
+        _detach_stdout()
+        return EXIT_BROKEN_PIPE
+    except OSError as error:
+        if error.errno not in _WRITE_ERRNOS:
+            raise
+        _detach_stdout()
+        print(f"posenc-math: cannot write the output: {error.strerror or error}", file=sys.stderr)
+        return EXIT_WRITE_ERROR
+    return status
+
+
+def _run(argv) -> int:
+    from . import __version__
+
     parser = argparse.ArgumentParser(
         prog="posenc-math",
         description="Re-check the derivations of posenc-math (SymPy, step by step).",
     )
+    parser.add_argument("--version", action="version", version=f"posenc-math {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     verify = commands.add_parser(
         "verify",
