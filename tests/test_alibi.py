@@ -126,7 +126,9 @@ def test_alibi_tables_are_the_float64_tables_rounded_once(name, n_heads):
     slopes = alibi_slopes(n_heads, dtype=name)
     assert np.array_equal(slopes.astype(np.float64), rounded_reference(alibi_slopes(n_heads), name).astype(np.float64))
     key = alibi_key_bias(n_heads, 9, dtype=name)
-    assert np.array_equal(key.astype(np.float64), rounded_reference(alibi_key_bias(n_heads, 9), name).astype(np.float64))
+    assert np.array_equal(
+        key.astype(np.float64), rounded_reference(alibi_key_bias(n_heads, 9), name).astype(np.float64)
+    )
 
 
 def test_alibi_bias_peak_memory_is_checked_and_small(monkeypatch):

@@ -61,6 +61,7 @@ def test_fuzzed_inputs_give_an_answer_or_a_named_error(rng):
     # ones; the only errors allowed are ValueError/TypeError naming an argument.
     names = ("n_positions", "dim", "base", "start", "dtype", "odd", "positions")
     specials = [0, 1, -1, 2, 3, 2**31, -(2**31), 2**53, 2**53 + 1, 2**63, 1e300, -1e-300, float("nan"), 1j, "8", None]
+
     def pick(options):
         return options[int(rng.integers(len(options)))]
 
