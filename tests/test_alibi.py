@@ -76,7 +76,7 @@ def test_softmax_and_mask(rng):
         (["a"], TypeError),
         (3.0, ValueError),
     ):
-        with pytest.raises(error, match="scores|slice"):
+        with pytest.raises(error, match=r"scores|slice"):
             softmax(bad)
 
 

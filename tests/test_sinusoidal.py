@@ -81,7 +81,7 @@ def test_odd_dim_pads_a_zero_column_or_raises():
     assert padded.shape == (20, 9)
     assert np.array_equal(padded[:, -1], np.zeros(20))
     assert np.array_equal(padded[:, :-1], sinusoidal(20, 8))
-    with pytest.raises(ValueError, match="dim must be even.*odd='pad'"):
+    with pytest.raises(ValueError, match=r"dim must be even.*odd='pad'"):
         sinusoidal(20, 9)
 
 
@@ -284,7 +284,9 @@ def test_the_guard_counts_the_peak_before_any_work(monkeypatch):
     # refused before anything is allocated: with 1 MB "available", a 0.9 MB
     # table (whose intermediates do not fit) is refused at a negligible peak
     monkeypatch.setattr(_validate, "_available_memory_bytes", lambda: 2**20)
-    with pytest.raises(MemoryError):
-        traced_peak(lambda: sinusoidal(1, 110_000))
-    _, peak = traced_peak(lambda: pytest.raises(MemoryError, sinusoidal, 1, 110_000))
+    def refused():
+        with pytest.raises(MemoryError, match="dim=110000"):
+            sinusoidal(1, 110_000)
+
+    _, peak = traced_peak(refused)
     assert peak < 100_000
