@@ -79,7 +79,7 @@ def _check_start(start: int, n_positions: int) -> None:
         )
 
 
-def dot_product_by_offset(max_offset, dim, *, base=10000.0, spacing="paper") -> np.ndarray:
+def dot_product_by_offset(max_offset, dim, *, base=10000.0, spacing="paper", _arrays=1) -> np.ndarray:
     """``<PE(t), PE(t + k)>`` for ``k = 0 .. max_offset``.
 
     The dot product of two rows of a sinusoidal table depends only on their
@@ -121,7 +121,8 @@ def dot_product_by_offset(max_offset, dim, *, base=10000.0, spacing="paper") -> 
     if max_offset > MAX_POSITION:
         raise ValueError(f"max_offset must be <= 2**53 (offsets exact in float64), got {max_offset}")
     freqs = _exact_frequencies(dim, base, spacing)
-    check_table_fits((max_offset + 1,), 8, f"max_offset={max_offset}", extra_bytes=24 * _BLOCK * dim)
+    # _arrays: how many arrays of this size the caller will hold at its peak
+    check_table_fits((_arrays * (max_offset + 1),), 8, f"max_offset={max_offset}", extra_bytes=24 * _BLOCK * dim)
     out = np.empty(max_offset + 1, dtype=np.float64)
     for start in range(0, max_offset + 1, _BLOCK):
         offsets = np.arange(start, min(start + _BLOCK, max_offset + 1), dtype=np.int64)
@@ -150,7 +151,7 @@ def distance_by_offset(max_offset, dim, *, base=10000.0, spacing="paper") -> np.
     >>> distance_by_offset(2, 4).round(4)
     array([0.    , 0.9589, 1.6831])
     """
-    dots = dot_product_by_offset(max_offset, dim, base=base, spacing=spacing)
+    dots = dot_product_by_offset(max_offset, dim, base=base, spacing=spacing, _arrays=3)
     squared = np.maximum(dim - 2.0 * dots, 0.0)
     squared[0] = 0.0
     return np.sqrt(squared)

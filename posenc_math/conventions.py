@@ -36,8 +36,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import MAX_POSITION, check_base, check_choice, check_int, check_real_array, check_table_fits
-from .encodings._phase import exact_frequencies, reduced_angles
+from ._validate import (
+    MAX_POSITION,
+    check_base,
+    check_choice,
+    check_int,
+    check_memory,
+    check_real_array,
+    check_table_fits,
+)
+from .encodings._phase import FREQUENCY_BYTES, exact_frequencies, reduced_angles
 from .encodings.alibi import alibi_slopes
 from .encodings.relative import t5_bucket
 from .encodings.rope import rope
@@ -472,9 +480,11 @@ def _frequencies(row, dim, base):
         n_pairs = dim // 2
         if n_pairs < 2:
             raise ValueError(f"{row.name} divides by dim // 2 - 1, which is 0 for dim={dim}; use dim >= 4")
+        check_memory(FREQUENCY_BYTES * n_pairs, f"the frequencies of dim={dim}")
         return exact_frequencies(n_pairs, base, n_pairs - 1)
     # the paper's exponent 2 j / dim, with the convention's own dim even when odd
     n_pairs = (dim + 1) // 2 if row.odd_rule in ("extra-sine", "round-up") else dim // 2
+    check_memory(FREQUENCY_BYTES * n_pairs, f"the frequencies of dim={dim}")
     return exact_frequencies(n_pairs, base, (2, dim))
 
 

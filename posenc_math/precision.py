@@ -313,4 +313,8 @@ def phase_error_bound(positions, dtype, *, frequency=1.0) -> np.ndarray:
     frequency = check_real("frequency", frequency)
     if frequency <= 0:
         raise ValueError(f"frequency must be a finite number > 0, got {frequency!r}")
-    return np.abs(positions) * float(frequency) * unit_roundoff(dtype)
+    with np.errstate(over="ignore"):
+        bound = np.abs(positions) * frequency * unit_roundoff(dtype)
+    if not np.isfinite(bound).all():
+        raise ValueError(f"positions times frequency overflow float64 (frequency={frequency!r})")
+    return bound

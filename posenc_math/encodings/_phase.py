@@ -50,6 +50,7 @@ import mpmath
 import numpy as np
 
 __all__ = [
+    "FREQUENCY_BYTES",
     "MAX_ANGLE",
     "build_table",
     "exact_frequencies",
@@ -169,6 +170,10 @@ def _geometric_dd(base: float, base_divisor: float, denominator: int, scale: flo
     lo.flags.writeable = False
     return hi, lo
 
+
+#: Peak bytes per frequency of :func:`exact_frequencies` (the double-double
+#: result and the temporaries of its product).
+FREQUENCY_BYTES = 96
 
 #: Length of the fine table in :func:`exact_frequencies` (at most).
 _FINE_MAX = 1024

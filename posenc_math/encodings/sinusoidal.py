@@ -31,7 +31,7 @@ from .._validate import (
     check_memory,
     check_real,
 )
-from ._phase import build_table, exact_frequencies, table_peak_bytes
+from ._phase import FREQUENCY_BYTES, build_table, exact_frequencies, table_peak_bytes
 
 __all__ = ["frequencies", "sinusoidal", "timing_signal", "wavelengths"]
 
@@ -54,6 +54,8 @@ def _exact_frequencies(dim, base, spacing, *, first=0, stop=None):
     n_pairs = _pair_count(dim)
     base = check_base(base)
     spacing = check_choice("spacing", spacing, SPACINGS)
+    count = n_pairs if stop is None else stop - first
+    check_memory(FREQUENCY_BYTES * count, f"the frequencies of dim={dim}")
     return exact_frequencies(n_pairs, base, _spacing_denominator(n_pairs, spacing), first=first, stop=stop)
 
 
