@@ -380,7 +380,7 @@ def first_repeated_row(table, *, start=0):
     table = np.asarray(table)
     if table.ndim != 2 or 0 in table.shape:
         raise ValueError(f"table must be a non-empty 2-D array, got shape {table.shape}")
-    seen = {}
+    seen: dict[bytes, int] = {}
     for row, key in enumerate(_row_keys(table)):
         if key in seen:
             return start + row, start + seen[key]

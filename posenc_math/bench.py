@@ -82,14 +82,18 @@ def bench_tables():
     from posenc_math import sinusoidal
 
     n_positions, dim = 8192, 1024
-    rows = []
+    rows: list[tuple[str, str, bool | None]] = []
     t_fill = best_time(lambda: np.full((n_positions, dim), 0.5))
     t_seed = best_time(lambda: seed_formula(n_positions, dim), repeat=5)
     rows.append(("np.full 8192x1024 (ms)", f"{t_fill * 1e3:.2f}", None))
     rows.append(("seed formula (ms)", f"{t_seed * 1e3:.2f}", None))
     seed_table = seed_formula(n_positions, dim)
     for layout in ("interleaved", "split"):
-        t_table = best_time(lambda layout=layout: sinusoidal(n_positions, dim, layout=layout))
+
+        def build(layout: str = layout) -> np.ndarray:
+            return sinusoidal(n_positions, dim, layout=layout)
+
+        t_table = best_time(build)
         table = sinusoidal(n_positions, dim, layout=layout)
         rows.append((f"sinusoidal {layout} (ms)", f"{t_table * 1e3:.2f}", None))
         rows.append(("  speed-up over seed formula (>= 8)", f"{t_seed / t_table:.1f}x", t_seed / t_table >= 8))
@@ -139,12 +143,16 @@ def bench_memory():
     """Peak memory of tall and wide tables over their output, and the wide table's time."""
     from posenc_math import sinusoidal
 
-    rows = []
+    rows: list[tuple[str, str, bool | None]] = []
     cases = [("200000x64", 200_000, 64, 1.3), ("8192x1024", 8192, 1024, 1.3)]
     cases += [("1x10**7", 1, 10**7, 2.0), ("16x10**6", 16, 10**6, 2.0)]
     for label, n_positions, dim, bar in cases:
         for layout in ("interleaved", "split"):
-            table, peak = traced_peak(lambda n=n_positions, d=dim, layout=layout: sinusoidal(n, d, layout=layout))
+
+            def build(n: int = n_positions, d: int = dim, layout: str = layout) -> np.ndarray:
+                return sinusoidal(n, d, layout=layout)
+
+            table, peak = traced_peak(build)
             ratio = peak / table.nbytes
             rows.append((f"{label} {layout[:5]} peak/output (<= {bar})", f"{ratio:.3f}", ratio <= bar))
             del table
@@ -164,7 +172,7 @@ def bench_accuracy():
     """Table entries at large positions against 40-digit mpmath (bar 1e-14 up to 2**31)."""
     from posenc_math import sinusoidal
 
-    rows = []
+    rows: list[tuple[str, str, bool | None]] = []
     for label, start in (("1e5", 10**5), ("1e9", 10**9), ("2**31", 2**31 - 256), ("-2**31", -(2**31))):
         error = exact_entry_error(sinusoidal(256, 128, start=start), start)
         rows.append((f"max error near {label} (< 1e-14)", f"{error:.2e}", error < 1e-14))

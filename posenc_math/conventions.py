@@ -748,7 +748,7 @@ def conventions_overview() -> str:
         if row.kind in ("relative bias", "linear bias"):
             pairs, denominator = f"none ({row.kind})", "-"
         else:
-            pairs = row.pair_layout
+            pairs = row.pair_layout or "-"
             if row.spacing == "tensor2tensor":
                 denominator = "$m - 1$"
             elif row.name in ("hf-gptj", "x-transformers"):

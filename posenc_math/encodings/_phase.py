@@ -135,7 +135,9 @@ def _product_error(a, a_high, a_low, b, b_high, b_low, product):
 def _dd_multiply(a_hi, a_lo, b_hi, b_lo) -> DoubleDouble:
     """Product of two double-doubles, relative error about 2**-104."""
     product = a_hi * b_hi
-    error = _product_error(a_hi, *_split(a_hi), b_hi, *_split(b_hi), product)
+    a_high, a_low = _split(a_hi)
+    b_high, b_low = _split(b_hi)
+    error = _product_error(a_hi, a_high, a_low, b_hi, b_high, b_low, product)
     error += a_hi * b_lo + a_lo * b_hi
     hi = product + error
     return hi, error - (hi - product)
@@ -301,7 +303,8 @@ def reduced_angles(positions, freqs, *, name: str = "positions") -> np.ndarray:
         for r0 in range(0, n_rows, row_step):
             rows = slice(r0, min(r0 + row_step, n_rows))
             column = flat[rows, None]
-            _reduce_block(column, *_split(column), col_hi, col_hi_high, col_hi_low, col_lo, out[rows, cols])
+            column_high, column_low = _split(column)
+            _reduce_block(column, column_high, column_low, col_hi, col_hi_high, col_hi_low, col_lo, out[rows, cols])
     return out.reshape((*positions.shape, n_cols))
 
 
