@@ -101,15 +101,15 @@ def test_reduced_angles_refuse_what_they_cannot_do_exactly(positions, freqs, mes
         reduced_angles(np.array(positions), freqs)
 
 
-def nearest(value: float, dtype) -> float:
-    """Reference rounding to nearest, ties to even, by exact rational distances."""
+def nearest(value, dtype) -> float:
+    """Reference rounding of a float or a Fraction to nearest, ties to even, by exact rational distances."""
     if dtype == np.float32:
         step_bits, view, width = 0, np.uint32, np.float32
     elif dtype == np.float16:
         step_bits, view, width = 0, np.uint16, np.float16
     else:  # bfloat16: float32 bit patterns with the low 16 bits clear
         step_bits, view, width = 16, np.uint32, np.float32
-    guess = np.array([value], dtype=np.float64).astype(np.float32 if step_bits else width)
+    guess = np.array([float(value)], dtype=np.float64).astype(np.float32 if step_bits else width)
     bits = int(guess.view(view)[0]) >> step_bits << step_bits
     sign = bits & (1 << (8 * np.dtype(view).itemsize - 1))
     magnitude = bits ^ sign
@@ -121,7 +121,7 @@ def nearest(value: float, dtype) -> float:
         candidate = np.array([sign | m], dtype=view).view(width)[0]
         if np.isfinite(candidate):
             candidates.append(float(candidate))
-    exact = Fraction(value)
+    exact = value if isinstance(value, Fraction) else Fraction(value)
 
     def key(c):
         mantissa_bit = (int(np.array([c], dtype=width).view(view)[0]) >> step_bits) & 1
@@ -171,3 +171,20 @@ def test_peak_estimate_bounds_the_measured_peak(n_positions, dim, layout, dtype)
 
     table, peak = peak_of(lambda: sinusoidal(n_positions, dim, layout=layout, dtype=dtype))
     assert peak <= table_peak_bytes(n_positions, dim, dim // 2, table.itemsize)
+
+
+@pytest.mark.parametrize("name", ["float32", "float16", "bfloat16"])
+def test_rounded_once_rounds_a_double_double_to_nearest(name, rng):
+    # hi a midpoint between two neighbours of the target format, lo a nudge:
+    # hi alone would round to even; hi + lo must round toward lo.
+    from posenc_math.encodings._phase import rounded_once
+
+    mantissa = {"float32": 24, "float16": 11, "bfloat16": 8}[name]
+    hi = 1.0 + (2 * rng.integers(0, 2 ** (mantissa - 1), size=300) + 1) * 2.0**-mantissa
+    lo = rng.choice([-1.0, 1.0, 0.0], size=300) * 2.0**-70
+    dtype = np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
+    got = rounded_once(hi, lo, dtype).astype(np.float64)
+    key = "bfloat16" if name == "bfloat16" else dtype.type
+    expected = [nearest(Fraction(float(h)) + Fraction(float(e)), key) for h, e in zip(hi, lo, strict=True)]
+    assert np.array_equal(got, expected)
+    assert not np.array_equal(hi.astype(dtype).astype(np.float64), expected)  # rounding hi alone is wrong

@@ -59,8 +59,10 @@ __all__ = [
     "phasors",
     "progression_phasors",
     "reduced_angles",
+    "rounded_once",
     "store_rounded",
     "table_peak_bytes",
+    "two_product",
 ]
 
 #: Double-double frequencies: ``(hi, lo)`` float64 arrays with ``w = hi + lo``.
@@ -354,7 +356,8 @@ def store_rounded(dest: np.ndarray, values: np.ndarray) -> None:
     correctly rounded bfloat16, as float32 has more than 8 + 2 bits.
     """
     if dest.dtype.name != "bfloat16":
-        dest[...] = values
+        with np.errstate(over="ignore"):  # beyond the format's range rounds to +-inf
+            dest[...] = values
         return
     values = np.asarray(values, dtype=np.float64)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -366,6 +369,38 @@ def store_rounded(dest: np.ndarray, values: np.ndarray) -> None:
     bits -= (inexact & (np.abs(back) > np.abs(values))).astype(np.uint32)  # truncate toward zero
     bits |= inexact.astype(np.uint32)  # sticky bit: round to odd
     dest[...] = single
+
+
+def two_product(a, b) -> DoubleDouble:
+    """``(p, e)`` with ``p = fl(a * b)`` and ``p + e == a * b`` exactly (Dekker)."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    product = a * b
+    a_high, a_low = _split(a)
+    b_high, b_low = _split(b)
+    return product, _product_error(a, a_high, a_low, b, b_high, b_low, product)
+
+
+def rounded_once(hi, lo, dtype) -> np.ndarray:
+    """The double-double ``hi + lo`` (``hi`` its nearest float64) rounded once to ``dtype``.
+
+    float64: ``hi``.  Narrower formats: round to float64 *to odd* first (of
+    the two doubles around ``hi + lo`` take the one with an odd last bit),
+    which makes the final rounding to nearest the correct one, as float64
+    has more than the target's bits + 2.  Non-finite ``hi`` is kept as is.
+    """
+    dtype = np.dtype(dtype)
+    hi = np.asarray(hi, dtype=np.float64)
+    lo = np.asarray(lo, dtype=np.float64)
+    if dtype == np.float64:
+        return hi.copy()
+    with np.errstate(invalid="ignore"):
+        even = (hi.view(np.int64) & 1) == 0
+        move = even & (lo != 0) & np.isfinite(hi) & np.isfinite(lo)
+        odd = np.where(move, np.nextafter(hi, np.copysign(np.inf, lo)), hi)
+    out = np.empty(hi.shape, dtype=dtype)
+    store_rounded(out, odd)
+    return out
 
 
 # ----------------------------------------------------------------------------
