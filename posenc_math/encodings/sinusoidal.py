@@ -76,7 +76,9 @@ def frequencies(dim, *, base=10000.0, spacing="paper") -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        Shape ``(dim // 2,)``, float64, decreasing from ``w_0 = 1``.
+        Shape ``(dim // 2,)``, float64, decreasing from ``w_0 = 1``: each
+        the float64 nearest the exact ``base ** (-2 i / dim)`` (computed by
+        mpmath; the tables use these values to about 106 bits).
 
     References
     ----------
