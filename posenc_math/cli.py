@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import json
 import os
 import sys
@@ -101,36 +102,43 @@ def _detach_stdout() -> None:
         pass
 
 
+def _quiet_output(main_function):
+    """Wrap the entry point so that a closed pipe or a full disk ends quietly (see the module docstring)."""
+
+    @functools.wraps(main_function)
+    def run(argv=None) -> int:
+        try:
+            try:
+                status = main_function(argv)
+            except SystemExit:  # argparse's --version, --help and usage errors print first
+                sys.stdout.flush()
+                raise
+            sys.stdout.flush()  # a closed pipe or a full disk shows here, not at exit
+        except BrokenPipeError:
+            _detach_stdout()
+            return EXIT_BROKEN_PIPE
+        except OSError as error:
+            if error.errno not in _WRITE_ERRNOS:
+                raise
+            _detach_stdout()
+            print(f"posenc-math: cannot write the output: {error.strerror or error}", file=sys.stderr)
+            return EXIT_WRITE_ERROR
+        return status
+
+    return run
+
+
+@_quiet_output
 def main(argv=None) -> int:
-    """Entry point of ``posenc-math`` and ``python -m posenc_math``.
-
-    Returns the exit status (see the module docstring), also when standard
-    output is a closed pipe (141) or a full disk (1, with a message on
-    standard error).
-    """
-    try:
-        status = _run(argv)
-        sys.stdout.flush()  # a closed pipe or a full disk shows here, not at exit
-    except BrokenPipeError:
-        _detach_stdout()
-        return EXIT_BROKEN_PIPE
-    except OSError as error:
-        if error.errno not in _WRITE_ERRNOS:
-            raise
-        _detach_stdout()
-        print(f"posenc-math: cannot write the output: {error.strerror or error}", file=sys.stderr)
-        return EXIT_WRITE_ERROR
-    return status
-
-
-def _run(argv) -> int:
+    """Entry point of ``posenc-math`` and ``python -m posenc_math``."""
     from . import __version__
 
     parser = argparse.ArgumentParser(
         prog="posenc-math",
         description="Re-check the derivations of posenc-math (SymPy, step by step).",
     )
-    parser.add_argument("--version", action="version", version=f"posenc-math {__version__}")
+    # printed here, not by argparse's version action, which ignores write errors
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     verify = commands.add_parser(
         "verify",
@@ -143,6 +151,9 @@ def _run(argv) -> int:
     verify.set_defaults(run=_verify)
     commands.add_parser("list", help="list the theorem ids and titles").set_defaults(run=_list)
     args = parser.parse_args(argv)
+    if args.version:
+        print(f"posenc-math {__version__}")
+        return 0
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2

@@ -42,7 +42,7 @@ def test_head_c_1_takes_one_byte_and_nothing_else_is_printed():
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-@pytest.mark.parametrize("arguments", [["list"], ["verify", "-q", "shift-block"]])
+@pytest.mark.parametrize("arguments", [["--version"], ["list"], ["verify", "-q", "shift-block"]])
 def test_full_disk_is_one_line_on_stderr_and_status_1(arguments):
     with open("/dev/full", "w") as full:
         run = subprocess.run([*COMMAND, *arguments], stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
