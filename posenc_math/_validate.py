@@ -157,6 +157,9 @@ def _available_memory_bytes() -> int | None:
         return None
 
 
+#: Requests below this many bytes are not checked against the memory available.
+_SMALL_BYTES = 2**24
+
 #: numpy cannot allocate more than this many bytes in one array.
 _NUMPY_LIMIT = np.iinfo(np.intp).max
 
@@ -169,6 +172,8 @@ def check_memory(n_bytes: int, what: str) -> None:
     message says exactly which sizes were asked for.  Raises
     :class:`MemoryLimitError` (a ``ValueError`` and a ``MemoryError``).
     """
+    if n_bytes < _SMALL_BYTES:  # not worth reading /proc/meminfo for
+        return
     available = _available_memory_bytes()
     if n_bytes > _NUMPY_LIMIT or (available is not None and n_bytes > available):
         have = "an unknown amount" if available is None else f"the {available / 2**30:.1f} GiB"

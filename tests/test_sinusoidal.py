@@ -281,12 +281,13 @@ def test_the_guard_counts_the_peak_before_any_work(monkeypatch):
         sinusoidal(10**12, 10**12)
     with pytest.raises(ValueError, match=r"dim=10000000000.*bytes"):
         sinusoidal(1, 10**10)
-    # refused before anything is allocated: with 1 MB "available", a 0.9 MB
-    # table (whose intermediates do not fit) is refused at a negligible peak
-    monkeypatch.setattr(_validate, "_available_memory_bytes", lambda: 2**20)
+    # refused before anything is allocated: with 17 MiB "available", an 18 MB
+    # table is refused at a negligible peak (below 16 MiB nothing is checked)
+    monkeypatch.setattr(_validate, "_available_memory_bytes", lambda: 17 * 2**20)
+
     def refused():
-        with pytest.raises(MemoryError, match="dim=110000"):
-            sinusoidal(1, 110_000)
+        with pytest.raises(MemoryError, match="dim=2300000"):
+            sinusoidal(1, 2_300_000)
 
     _, peak = traced_peak(refused)
     assert peak < 100_000

@@ -203,7 +203,24 @@ def exact_frequencies(
     double-doubles, so a million pairs cost about two thousand mpmath
     products.
     """
-    stop = n_pairs if stop is None else stop
+    if first == 0 and (stop is None or stop == n_pairs) and n_pairs <= _CACHED_PAIRS:
+        return _all_frequencies(n_pairs, float(base), denominator, float(scale), float(base_divisor))
+    return _frequencies_range(n_pairs, base, denominator, scale, base_divisor, first, n_pairs if stop is None else stop)
+
+
+#: Whole frequency sets up to this size are cached (read-only arrays).
+_CACHED_PAIRS = 2**16
+
+
+@functools.lru_cache(maxsize=128)
+def _all_frequencies(n_pairs, base, denominator, scale, base_divisor) -> DoubleDouble:
+    hi, lo = _frequencies_range(n_pairs, base, denominator, scale, base_divisor, 0, n_pairs)
+    hi.flags.writeable = False
+    lo.flags.writeable = False
+    return hi, lo
+
+
+def _frequencies_range(n_pairs, base, denominator, scale, base_divisor, first, stop) -> DoubleDouble:
     step = max(1, min(math.isqrt(n_pairs), _FINE_MAX))
     coarse_first, coarse_stop = first // step, (stop - 1) // step + 1
     fine_hi, fine_lo = _geometric_dd(float(base), float(base_divisor), denominator, 1.0, 0, 1, step)
@@ -281,9 +298,9 @@ def reduced_angles(positions, freqs, *, name: str = "positions") -> np.ndarray:
     if positions.dtype.kind not in "iuf":
         raise TypeError(f"{name} must be integers or real numbers, got dtype {positions.dtype}")
     flat = positions.astype(np.float64).ravel()
-    if flat.size and not np.isfinite(flat).all():
+    largest = float(np.abs(flat).max(initial=0.0))  # NaN and infinity propagate
+    if not math.isfinite(largest):
         raise ValueError(f"{name} must be finite (found NaN or infinity)")
-    largest = float(np.abs(flat).max(initial=0.0))
     if largest > MAX_POSITION:
         raise ValueError(f"{name} must satisfy |{name}| <= 2**53, got a value of magnitude {largest:.6g}")
     if largest * float(np.abs(hi).max(initial=0.0)) > MAX_ANGLE:
