@@ -9,7 +9,6 @@ from posenc_math.precision import (
     computed_angles,
     exact_angles,
     first_merged_position,
-    largest_exact_position,
     phase_error,
     phase_error_bound,
     rounded_positions,
@@ -73,7 +72,7 @@ def test_float16_overflows():
 
 
 def test_limits_and_roundoff():
-    assert [largest_exact_position(name) for name in FORMATS] == [256, 2048, 2**24, 2**53]
+    assert [unit_roundoff(name) for name in FORMATS] == [2.0**-8, 2.0**-11, 2.0**-24, 2.0**-53]
     assert unit_roundoff("float32") == 2.0**-24 and unit_roundoff("float64") == 2.0**-53
 
 
