@@ -93,10 +93,10 @@ def wavelength_plot(wavelengths, *, base=None):
 def clock_hands(tables, *, n_pairs=4, n_positions=None):
     """Each sine/cosine pair as the hand of a dial, and whether rows repeat.
 
-    One row of panels per table.  Panel ``j`` shows where pair ``j``'s hand
+    Two rows of panels per table.  Dial ``j`` shows where pair ``j``'s hand
     points, ``(sin, cos)`` of columns ``2j, 2j + 1`` (interleaved layout),
-    at every position, coloured by position.  The last panel plots, for
-    every position, the distance to the closest earlier row
+    at every position, coloured by position.  The panel under the dials
+    plots, for every position, the distance to the closest earlier row
     (:func:`posenc_math.analysis.closest_earlier_row`): a drop to zero is a
     position the encoding cannot tell from an earlier one.
 
@@ -136,20 +136,19 @@ def clock_hands(tables, *, n_pairs=4, n_positions=None):
             raise ValueError(f"tables[{title!r}] has {table.shape[1]} columns; n_pairs={n_pairs} needs {2 * n_pairs}")
         checked[str(title)] = table
     n_rows = len(checked)
-    figure, grid = plt.subplots(
-        n_rows,
-        n_pairs + 1,
-        figsize=(2.05 * n_pairs + 3.6, 2.35 * n_rows + 0.3),
-        layout="constrained",
-        squeeze=False,
-        gridspec_kw={"width_ratios": [1] * n_pairs + [1.9]},
-    )
+    # Per table, a row of dials and the distance curve under it, at a width
+    # a phone shows without shrinking the labels out of sight.
+    figure = plt.figure(figsize=(6.4, 3.5 * n_rows), layout="constrained")
+    layout = figure.add_gridspec(2 * n_rows, n_pairs, height_ratios=[1.0, 0.75] * n_rows)
+    dials = []
+    distance_axes = []
     circle = np.linspace(0.0, 2 * np.pi, 181)
     points = None
     for row, (title, table) in enumerate(checked.items()):
         positions = np.arange(table.shape[0])
         for pair in range(n_pairs):
-            axes = grid[row, pair]
+            axes = figure.add_subplot(layout[2 * row, pair])
+            dials.append(axes)
             axes.plot(np.cos(circle), np.sin(circle), color="0.75", linewidth=0.6)
             sines, cosines = table[:, 2 * pair], table[:, 2 * pair + 1]
             axes.plot([0, sines[-1]], [0, cosines[-1]], color="0.25", linewidth=1.2)
@@ -163,7 +162,8 @@ def clock_hands(tables, *, n_pairs=4, n_positions=None):
             if pair == 0:
                 axes.set_ylabel(title, fontsize=9)
         nearest = closest_earlier_row(table)
-        axes = grid[row, n_pairs]
+        axes = figure.add_subplot(layout[2 * row + 1, :])
+        distance_axes.append(axes)
         axes.plot(positions[1:], nearest[1:], marker="o", markersize=2.5, linewidth=0.8)
         repeats = positions[1:][nearest[1:] < 1e-9]
         if repeats.size:
@@ -179,9 +179,9 @@ def clock_hands(tables, *, n_pairs=4, n_positions=None):
             axes.legend(fontsize=7, loc="upper right")
         axes.set_ylim(bottom=0.0)
         axes.set_ylabel("distance to closest\nearlier row", fontsize=8)
-        axes.set_title("does a row come back?", fontsize=9)
-    grid[-1, n_pairs].set_xlabel("position")
-    figure.colorbar(points, ax=grid[:, :n_pairs].ravel().tolist(), label="position", shrink=0.8)
+        axes.set_title(f"{title}: does a row come back?", fontsize=9)
+    distance_axes[-1].set_xlabel("position")
+    figure.colorbar(points, ax=dials, label="position", shrink=0.6)
     return figure
 
 
