@@ -154,7 +154,9 @@ def embedding_sum(tokens, token, position, total, *, max_dims=None):
     """A sentence's token embeddings, position embeddings and their sum.
 
     Three heatmaps with one row per token (labelled with the token) and a
-    shared colour scale, read left to right as ``token + position = input``.
+    shared colour scale, read left to right as ``token + position = sum``. (BERT-style models
+    apply a LayerNorm to the sum before the first layer; the third panel is
+    the sum itself.)
 
     Parameters
     ----------
@@ -175,7 +177,7 @@ def embedding_sum(tokens, token, position, total, *, max_dims=None):
     >>> values = np.ones((2, 4))
     >>> figure = embedding_sum(["a", "b"], values, values, 2 * values)
     >>> [axes.get_title() for axes in figure.axes[:3]]
-    ['token embedding', '+ position embedding', '= input to the first layer']
+    ['token embedding', '+ position embedding', '= sum (before LayerNorm)']
     """
     import matplotlib.pyplot as plt
 
@@ -191,7 +193,7 @@ def embedding_sum(tokens, token, position, total, *, max_dims=None):
         parts = [part[:, :max_dims] for part in parts]
     limit = max(float(np.abs(part).max()) for part in parts) or 1.0
     figure, axes_list = plt.subplots(1, 3, figsize=(11, 0.28 * len(tokens) + 1.6), sharey=True, layout="constrained")
-    titles = ["token embedding", "+ position embedding", "= input to the first layer"]
+    titles = ["token embedding", "+ position embedding", "= sum (before LayerNorm)"]
     for axes, part, title in zip(axes_list, parts, titles, strict=True):
         image = axes.imshow(part, aspect="auto", cmap="RdBu_r", vmin=-limit, vmax=limit, interpolation="nearest")
         axes.set_title(title, fontsize=10)
