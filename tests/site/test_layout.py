@@ -119,6 +119,20 @@ def test_few_displayed_equations_scroll_on_a_phone(layouts):
     assert not problems, "more than one displayed equation in ten scrolls at 390 px:\n" + report(problems)
 
 
+def test_page_prose_equations_fit(layouts):
+    """The displayed equations of the pages' own text (theorem boxes aside,
+    which the two tests above include): all fit at 1280 px, and at most one
+    in ten scrolls at 390 px."""
+    problems = {}
+    for width in WIDTHS:
+        for page, m in layouts[width].items():
+            wide = [item for item in m["wideDisplays"] if not item["theorem"]]
+            allowed = 0 if width == 1280 else m["displays"] // 10
+            if len(wide) > allowed:
+                problems[f"{page} at {width} px"] = wide
+    assert not problems, "prose equations that do not fit:\n" + report(problems)
+
+
 def test_no_inline_formula_runs_past_the_edge_on_a_phone(layouts):
     problems = {page: m["inlinePast"] for page, m in layouts[390].items()}
     assert not any(problems.values()), "in-line formulas past the right edge at 390 px:\n" + report(problems)
