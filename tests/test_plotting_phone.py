@@ -21,6 +21,7 @@ from posenc_math.plotting import (
     pca_positions,
     similarity_matrices,
     t5_bucket_map,
+    table_panels,
 )
 
 #: Widest figure (inches) whose 10 pt labels a phone still shows legibly.
@@ -35,6 +36,8 @@ FIGURES = {
     "pca_positions": lambda: pca_positions(*principal_components(TABLE)),
     "naive_alternatives": lambda: naive_alternatives(),
     "clock_hands": lambda: clock_hands({"a": TABLE, "b": TABLE, "c": TABLE}, n_pairs=4),
+    "table_panels": lambda: table_panels({"a": TABLE, "b": TABLE, "c": TABLE}),
+    "table_panels, two columns": lambda: table_panels({"a": TABLE, "b": TABLE, "c": TABLE, "d": TABLE}, columns=2),
 }
 
 

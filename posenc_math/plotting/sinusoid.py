@@ -241,14 +241,17 @@ def bits_and_waves(bits, waves):
 
 
 def table_panels(tables, *, columns=None, xlabel="column", ylabel="position"):
-    """Several tables as heatmaps side by side, on one colour scale.
+    """Several tables as heatmaps, on one colour scale.
+
+    The figure is 6.4 inches wide whatever the number of columns, so that a
+    phone shows its labels (see ``tests/test_plotting_phone.py``).
 
     Parameters
     ----------
     tables : dict of str to array_like
         Panel title to a 2-D table (rows are positions).
     columns : int, optional
-        Panels per row (default: all in one row).
+        Panels per row (default: one, the panels one under the other).
     xlabel, ylabel : str
         Axis labels.
 
@@ -268,11 +271,12 @@ def table_panels(tables, *, columns=None, xlabel="column", ylabel="position"):
     if not isinstance(tables, dict) or not tables:
         raise TypeError("tables must be a non-empty dict of title -> table")
     checked = {str(title): _table(f"tables[{title!r}]", table) for title, table in tables.items()}
-    columns = len(checked) if columns is None else check_int("columns", columns, minimum=1)
+    columns = 1 if columns is None else check_int("columns", columns, minimum=1)
     n_rows = -(-len(checked) // columns)
     limit = max(float(np.abs(table).max()) for table in checked.values()) or 1.0
+    panel_height = 2.3 if columns == 1 else 2.9
     figure, grid = plt.subplots(
-        n_rows, columns, figsize=(3.3 * columns + 1.0, 2.9 * n_rows), layout="constrained", squeeze=False
+        n_rows, columns, figsize=(6.4, panel_height * n_rows + 0.3), layout="constrained", squeeze=False
     )
     image = None
     for index, axes in enumerate(grid.flat):
