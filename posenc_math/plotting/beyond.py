@@ -102,11 +102,9 @@ def t5_bucket_map(
     n_positions = check_int("n_positions", n_positions, minimum=1)
     offsets = np.arange(-max_offset, max_offset + 1)
     # The line on top, the two grids below it: readable at a phone's width.
-    panels = plt.figure(figsize=(6.4, 6.6), layout="constrained").subplot_mosaic(
-        [["line", "line"], ["encoder", "decoder"]], height_ratios=[1, 1.1]
-    )
+    figure = plt.figure(figsize=(6.4, 6.6), layout="constrained")
+    panels = figure.subplot_mosaic([["line", "line"], ["encoder", "decoder"]], height_ratios=[1, 1.1])
     line_axes, encoder_axes, decoder_axes = panels["line"], panels["encoder"], panels["decoder"]
-    figure = line_axes.figure
     for bidirectional, colour, style, label in (
         (True, _COLOURS[0], "-", "encoder (bidirectional)"),
         (False, _COLOURS[1], "--", "decoder (unidirectional)"),
