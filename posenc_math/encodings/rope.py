@@ -810,7 +810,13 @@ def ntk_aware_base(base, scale, dim) -> float:
     dim = _check_rotary_dim(dim)
     if dim == 2:
         raise ValueError("dim must be > 2 for the NTK-aware base (its exponent is dim / (dim - 2))")
-    return base * scale ** (dim / (dim - 2))
+    try:
+        new_base = base * scale ** (dim / (dim - 2))
+    except OverflowError:
+        new_base = math.inf
+    if not math.isfinite(new_base):
+        raise ValueError(f"the NTK-aware base overflows float64 for base={base!r}, scale={scale!r}, dim={dim}")
+    return new_base
 
 
 def extension_frequencies(
