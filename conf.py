@@ -24,6 +24,9 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
     "sphinx_proof",
+    "sphinx_exercise",
+    # folds the solutions (sphinx-exercise's ":class: dropdown")
+    "sphinx_togglebutton",
     "sphinxcontrib.bibtex",
     "posenc_math.sphinxext",
 ]
