@@ -25,6 +25,9 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
     "sphinx_proof",
+    "sphinx_exercise",
+    # folds the solutions (sphinx-exercise's ":class: dropdown")
+    "sphinx_togglebutton",
     "sphinxcontrib.bibtex",
     "posenc_math.sphinxext",  # theorems checked while the pages are built
     "posenc_math.sphinx_site",  # accessible HTML, the same bytes from every build
