@@ -25,7 +25,7 @@ import numbers
 import numpy as np
 
 from .._validate import check_base, check_choice, check_int, check_real, check_table_fits
-from ._phase import exact_frequencies, reduced_angles
+from ._phase import DoubleDouble, exact_frequencies, reduced_angles
 from .rope import (
     LAYOUTS,
     _attention_factor,
@@ -364,13 +364,14 @@ def axial_rope(x, positions, *, base=10000.0, inv_freq=None, layout="interleaved
                 f"dim (the last axis of x, {dim}) must split into {n_axes} blocks of an even number of features "
                 "(one per axis); or give inv_freq to rotate fewer features"
             )
-        freqs = exact_frequencies(axis_dim // 2, check_base(base), axis_dim // 2)
+        freqs: DoubleDouble | np.ndarray = exact_frequencies(axis_dim // 2, check_base(base), axis_dim // 2)
     else:
-        freqs = _frequencies_array(inv_freq, None)
-        axis_dim = 2 * freqs.shape[0]
+        given = _frequencies_array(inv_freq, None)
+        freqs = given
+        axis_dim = 2 * given.shape[0]
         if axis_dim * n_axes > dim:
             raise ValueError(
-                f"inv_freq has {freqs.shape[0]} frequencies, so {n_axes} axes rotate {axis_dim * n_axes} features; "
+                f"inv_freq has {given.shape[0]} frequencies, so {n_axes} axes rotate {axis_dim * n_axes} features; "
                 f"x has only dim = {dim}"
             )
     check_table_fits(values.shape, 8, f"x of shape {values.shape}")
