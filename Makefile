@@ -12,10 +12,11 @@ MATHJAX := _static/mathjax/tex-mml-chtml.js
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export PYTHONHASHSEED := 0
 
-.PHONY: help html test verify bench serve linkcheck clean distclean
+.PHONY: help html pdf pdf-if-tex test verify bench serve linkcheck clean distclean
 
 help:
 	@echo "make html    build the site into $(BUILD)/html (executes every notebook)"
+	@echo "make pdf     build the PDF edition into $(BUILD)/latex/posenc-math.pdf (needs TeX: see .ci/run)"
 	@echo "make test    run all tests: unit, doctests, theorems, site build, site in Chromium"
 	@echo "make verify  re-check every derivation (posenc-math verify)"
 	@echo "make bench   measure speed ratios on this machine"
@@ -51,7 +52,21 @@ $(MATHJAX): node_modules/.package-lock.json
 html: $(VENV)/.docs-installed $(MATHJAX)
 	$(BIN)/sphinx-build $(SPHINXOPTS) -b html -c . -d $(BUILD)/doctrees docs $(BUILD)/html
 
-test: $(VENV)/.test-installed html
+# The PDF edition: Sphinx's LaTeX builder, then xelatex through latexmk (the
+# Makefile and latexmkrc Sphinx writes).  Debian packages: see TEX_PACKAGES in
+# .ci/run.  Its own doctrees, so the HTML build's stay untouched.  A later
+# `make html` copies the PDF into the site and links it.
+pdf: $(VENV)/.docs-installed
+	$(BIN)/sphinx-build $(SPHINXOPTS) -b latex -c . -d $(BUILD)/doctrees-latex docs $(BUILD)/latex
+	$(MAKE) -C $(BUILD)/latex all-pdf LATEXMKOPTS="-halt-on-error -interaction=nonstopmode -silent"
+
+# make test builds the PDF first where TeX is installed, so the site links
+# it; elsewhere the PDF test skips (in CI it fails) naming what to install.
+pdf-if-tex:
+	@if command -v xelatex >/dev/null 2>&1 && command -v latexmk >/dev/null 2>&1; then \
+	    $(MAKE) pdf; else echo "no xelatex/latexmk: not building the PDF (see .ci/run)"; fi
+
+test: $(VENV)/.test-installed pdf-if-tex html
 	$(BIN)/python -m pytest
 
 verify: $(VENV)/.docs-installed

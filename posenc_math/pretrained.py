@@ -28,6 +28,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._extras import require
+
 __all__ = [
     "INSTALL_HINT",
     "MODEL_NAME",
@@ -174,7 +176,7 @@ def load_tensor(name: str, path=None, *, dtype=np.float64) -> np.ndarray:
     -------
     numpy.ndarray
     """
-    from safetensors import safe_open
+    safe_open = require("safetensors", "pretrained", "posenc_math.pretrained").safe_open
 
     path = verify_file(_resolve(path, "model.safetensors", "path"), MODEL_SHA256)
     if not isinstance(name, str):
@@ -254,7 +256,7 @@ def load_tokenizer(path=None):
     >>> load_tokenizer().encode("Positions matter.").tokens
     ['[CLS]', 'positions', 'matter', '.', '[SEP]']
     """
-    from tokenizers import Tokenizer
+    Tokenizer = require("tokenizers", "pretrained", "posenc_math.pretrained").Tokenizer
 
     path = verify_file(_resolve(path, "tokenizer.json", "path"), TOKENIZER_SHA256)
     tokenizer = Tokenizer.from_file(str(path))

@@ -5,6 +5,12 @@ only here.  Every helper returns the :class:`matplotlib.figure.Figure` it
 drew, draws nothing random, and labels its axes.
 """
 
+from .._extras import require_available
+
+# matplotlib is imported inside each helper; without it, say which extra to install now.
+require_available("matplotlib", "plot", "posenc_math.plotting")
+
+
 from .beyond import (
     alibi_bias_maps,
     alibi_slope_plot,
