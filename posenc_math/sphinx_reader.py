@@ -198,6 +198,7 @@ def _theorem_ids(doctree) -> list[str]:
 def _add_toolkit(app, doctree, docname: str) -> None:
     if app.builder.format != "html":
         return
+    app.env.posenc_reader_written = {*getattr(app.env, "posenc_reader_written", ()), docname}
     version = app.config.release or app.config.version
     url = _page_url(app, docname)
     links = []
@@ -255,6 +256,25 @@ def _copy_pdf(app, exception) -> None:
         target.unlink(missing_ok=True)
 
 
+def _codeautolink_every_written_page(app, exception) -> None:
+    """sphinx-codeautolink (0.19) puts its links into the HTML of the pages it
+    found outdated when the build started, and skips pages written for
+    another reason (an ``env-updated`` handler such as :func:`_rewrite`, or
+    conf.py's rewrite of every page when one changes): those would lose
+    their links, and an incremental build would differ from a clean one.
+    Before its ``build-finished`` handler runs, add every page written."""
+    written = getattr(app.env, "posenc_reader_written", set())
+    app.env.posenc_reader_written = set()
+    if exception is not None or not written:
+        return
+    for listener in app.events.listeners.get("build-finished", []):
+        owner = getattr(listener.handler, "__self__", None)
+        if type(owner).__module__.startswith("sphinx_codeautolink") and isinstance(
+            getattr(owner, "outdated_docs", None), set
+        ):
+            owner.outdated_docs |= {str(Path(name)) for name in written}
+
+
 def _note_pdf(app, env, added, changed, removed) -> list[str]:
     """When the PDF appears or disappears, every page's link changes: rewrite them."""
     present = _pdf_source(app) is not None
@@ -278,5 +298,6 @@ def setup(app) -> dict:
     app.connect("env-updated", _rewrite)
     app.connect("doctree-resolved", _add_toolkit)
     app.connect("build-finished", _copy_pdf)
+    app.connect("build-finished", _codeautolink_every_written_page, priority=100)
     app.add_css_file("posenc-reader.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
