@@ -118,3 +118,14 @@ def test_missing_extra_is_named(venv, tmp_path, code, extra):
     last = run.stderr.strip().splitlines()[-1]
     assert "ModuleNotFoundError" in last or "MissingExtraError" in last, last
     assert f"install posenc-math[{extra}]" in last, last
+
+
+def test_install_instructions_name_only_a_checkout_or_a_wheel():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    home = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    for name, text in (("README.md", readme), ("docs/index.md", home)):
+        # An install from an index names the project; a checkout installs ".", a wheel its file.
+        from_index = re.findall(r"pip install (?:-U |--upgrade )?['\"]?posenc[-_]math\b", text)
+        assert not from_index, f"{name} tells readers to install from a package index: {from_index}"
+        assert "pip install '.[plot]'" in text and "pip wheel --no-deps ." in text, name
+    assert f"dist/posenc_math-{posenc_math.__version__}-py3-none-any.whl" in readme

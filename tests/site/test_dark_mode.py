@@ -78,7 +78,9 @@ def test_figures_and_outputs_are_legible(scheme, figure_pages, site_url, browser
         try:
             page.emulate_media(color_scheme=scheme)
             page.goto(site_url + page_path, wait_until="load")
-            page.screenshot(path=str(tmp_path / f"{scheme}-{page_path.replace('/', '_')}.png"), full_page=True)
+            page.screenshot(
+                path=str(tmp_path / f"{scheme}-{page_path.replace('/', '_')}.png")
+            )  # the first screen; the checks cover the whole page
             data = page.evaluate(_READ_COLOURS)
         finally:
             page.close()
