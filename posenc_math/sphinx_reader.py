@@ -263,16 +263,15 @@ def _codeautolink_every_written_page(app, exception) -> None:
     conf.py's rewrite of every page when one changes): those would lose
     their links, and an incremental build would differ from a clean one.
     Before its ``build-finished`` handler runs, add every page written."""
-    written = getattr(app.env, "posenc_reader_written", set())
+    written: set[str] = getattr(app.env, "posenc_reader_written", set())
     app.env.posenc_reader_written = set()
     if exception is not None or not written:
         return
     for listener in app.events.listeners.get("build-finished", []):
         owner = getattr(listener.handler, "__self__", None)
-        if type(owner).__module__.startswith("sphinx_codeautolink") and isinstance(
-            getattr(owner, "outdated_docs", None), set
-        ):
-            owner.outdated_docs |= {str(Path(name)) for name in written}
+        outdated = getattr(owner, "outdated_docs", None)
+        if type(owner).__module__.startswith("sphinx_codeautolink") and isinstance(outdated, set):
+            outdated |= {str(Path(name)) for name in written}
 
 
 def _note_pdf(app, env, added, changed, removed) -> list[str]:
