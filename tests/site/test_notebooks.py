@@ -30,7 +30,7 @@ def test_downloaded_notebook_runs_standalone(site_dir, page, tmp_path, monkeypat
     import nbformat
 
     html = (site_dir / f"{page}.html").read_text(encoding="utf-8")
-    link = re.search(r'href="([^"]+\.ipynb)" download=', html)
+    link = re.search(r'href="([^"]+\.ipynb)"', html)
     assert link, f"{page}.html links no notebook"
     assert link.group(1) == f"{NOTEBOOK_DIR}/{page}.ipynb"
     notebook_path = tmp_path / f"{page}.ipynb"
