@@ -24,6 +24,7 @@ only registers; the work is in the functions below.
 
 from __future__ import annotations
 
+import json
 import os
 import posixpath
 import re
@@ -267,11 +268,49 @@ def _codeautolink_every_written_page(app, exception) -> None:
     app.env.posenc_reader_written = set()
     if exception is not None or not written:
         return
-    for listener in app.events.listeners.get("build-finished", []):
+    outdated = getattr(_codeautolink_state(app, "build-finished"), "outdated_docs", None)
+    if isinstance(outdated, set):
+        outdated |= {str(Path(name)) for name in written}
+
+
+def _codeautolink_state(app, event: str):
+    """sphinx-codeautolink's state object, found through its event handlers."""
+    for listener in app.events.listeners.get(event, []):
         owner = getattr(listener.handler, "__self__", None)
-        outdated = getattr(owner, "outdated_docs", None)
-        if type(owner).__module__.startswith("sphinx_codeautolink") and isinstance(outdated, set):
-            outdated |= {str(Path(name)) for name in written}
+        if type(owner).__module__.startswith("sphinx_codeautolink"):
+            return owner
+    return None
+
+
+def _codeautolink_cache_of_myst_pages(app) -> None:
+    """sphinx-codeautolink (0.19) reads back from its cache only the pages
+    whose source is ``NAME.rst``, so on an incremental build every MyST page
+    that is not read again has no code to link, and loses its links when it
+    is written (conf.py writes every page when one changes).  After its own
+    ``builder-inited`` handler, load the entries of the other sources too."""
+    state = _codeautolink_state(app, "builder-inited")
+    cache = getattr(state, "cache", None)
+    if cache is None:
+        return
+    path = Path(cache.cache_dir, cache.cache_filename)
+    if not path.is_file():
+        return
+    from sphinx_codeautolink.extension.block import CodeExample, Name, SourceTransform
+
+    suffixes = list(app.config.source_suffix)
+    for docname, transforms in json.loads(path.read_text(encoding="utf-8")).items():
+        if docname in cache.transforms or not any(Path(app.srcdir, docname + s).is_file() for s in suffixes):
+            continue
+        cache.transforms[docname] = [
+            SourceTransform(
+                **{
+                    **transform,
+                    "example": CodeExample(**transform["example"]),
+                    "names": [Name(**name) for name in transform["names"]],
+                }
+            )
+            for transform in transforms
+        ]
 
 
 def _note_pdf(app, env, added, changed, removed) -> list[str]:
@@ -298,5 +337,6 @@ def setup(app) -> dict:
     app.connect("doctree-resolved", _add_toolkit)
     app.connect("build-finished", _copy_pdf)
     app.connect("build-finished", _codeautolink_every_written_page, priority=100)
+    app.connect("builder-inited", _codeautolink_cache_of_myst_pages, priority=900)
     app.add_css_file("posenc-reader.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
