@@ -6,11 +6,6 @@ drew, draws nothing random, and labels its axes.
 """
 
 from .._extras import require_available
-
-# matplotlib is imported inside each helper; without it, say which extra to install now.
-require_available("matplotlib", "plot", "posenc_math.plotting")
-
-
 from .beyond import (
     alibi_bias_maps,
     alibi_slope_plot,
@@ -30,6 +25,9 @@ from .learned import (
 from .precision import log_positions, phase_error_growth, position_spacing
 from .sinusoid import bits_and_waves, clock_hands, offset_curve, table_panels, wavelength_plot
 from .tables import heatmap
+
+# matplotlib is imported inside each helper; without it, say now which extra installs it.
+require_available("matplotlib", "plot", "posenc_math.plotting")
 
 __all__ = [
     "alibi_bias_maps",
