@@ -42,12 +42,17 @@ $(VENV)/.test-installed: pyproject.toml $(VENV)/.docs-installed
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-# MathJax served from the site itself: no CDN, no third-party request.
+# MathJax 4 served from the site itself: no CDN, no third-party request.
+# Its font (the newcm package) goes to _static/mathjax/fonts/, where
+# conf.py's mathjax4_config points MathJax's [fonts] path; without it
+# MathJax 4 fetches the font from a CDN (TRAPS.md, "Math offline").
 $(MATHJAX): node_modules/.package-lock.json
 	rm -rf _static/mathjax
-	mkdir -p _static/mathjax
-	cd node_modules/mathjax/es5 && cp -r --parents tex-mml-chtml.js a11y ui sre \
-	    input/tex/extensions output/chtml $(CURDIR)/_static/mathjax/
+	mkdir -p _static/mathjax/fonts/mathjax-newcm-font
+	cd node_modules/mathjax && cp -r --parents tex-mml-chtml.js a11y ui sre input output \
+	    $(CURDIR)/_static/mathjax/
+	cd node_modules/@mathjax/mathjax-newcm-font && cp -r --parents package.json chtml.js chtml \
+	    $(CURDIR)/_static/mathjax/fonts/mathjax-newcm-font/
 	touch $@
 
 # The one sphinx-build command: tests and tools/bench_site.py run

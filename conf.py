@@ -25,9 +25,13 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
     "sphinx_proof",
+    "sphinx_exercise",
+    # folds the solutions (sphinx-exercise's ":class: dropdown")
+    "sphinx_togglebutton",
     "sphinxcontrib.bibtex",
     "posenc_math.sphinxext",  # theorems checked while the pages are built
     "posenc_math.sphinx_site",  # accessible HTML, the same bytes from every build
+    "posenc_math.sphinx_figures",  # every figure opens full size on a tap
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
@@ -44,9 +48,29 @@ nb_merge_streams = True
 
 # --- Math, served from this site (no CDN) ----------------------------------
 mathjax_path = "mathjax/tex-mml-chtml.js"
-# MathJax 3 finds its fonts and on-demand extensions relative to its own
-# script ([mathjax]/output/chtml/fonts/woff-v2), which the Makefile copies
-# beside it.
+# MathJax 4 finds its on-demand extensions relative to its own script
+# ([mathjax]/input/tex/...), but its font under [fonts], a CDN by default:
+# the Makefile copies the font package to _static/mathjax/fonts/.  Long
+# displayed formulas break into lines at the width of their box (a formula
+# that cannot break scrolls inside its box, _static/posenc.css); in-line
+# formulas break at the end of a line of text (MathJax 4's default, kept).
+# Screen readers get hidden MathML beside each formula (as with MathJax 3)
+# instead of MathJax 4's generated speech, which took about 15 s per page.
+mathjax4_config = {
+    "loader": {"paths": {"fonts": "[mathjax]/fonts"}},
+    "output": {"displayOverflow": "linebreak", "linebreaks": {"inline": True, "width": "100%"}},
+    "options": {
+        "menuOptions": {
+            "settings": {
+                "overflow": "Linebreak",
+                "enrich": False,
+                "speech": False,
+                "braille": False,
+                "assistiveMml": True,
+            }
+        }
+    },
+}
 
 # --- Theme -------------------------------------------------------------------
 html_theme = "furo"

@@ -16,15 +16,38 @@ import os
 import numpy as np
 
 __all__ = [
+    "FLOAT_DTYPES",
+    "MAX_POSITION",
+    "MemoryLimitError",
     "check_base",
     "check_choice",
+    "check_float_dtype",
     "check_int",
     "check_int_array",
+    "check_memory",
+    "check_position",
     "check_real",
+    "check_real_array",
     "check_table",
     "check_table_fits",
     "is_integer_array",
 ]
+
+#: Positions (and offsets) are accepted up to this magnitude: every integer
+#: up to 2**53 is exact in float64, and the angle reduction of
+#: ``encodings._phase`` is accurate there (see its module docstring).
+MAX_POSITION = 2**53
+
+#: The float formats a table can be stored in.
+FLOAT_DTYPES = ("float64", "float32", "float16", "bfloat16")
+
+
+class MemoryLimitError(ValueError, MemoryError):
+    """A request whose estimated peak memory exceeds what is available.
+
+    Both a ``ValueError`` (the sizes asked for are the problem) and a
+    ``MemoryError`` (what numpy would raise, later and without a message).
+    """
 
 
 def check_int(name: str, value: object, *, minimum: int | None = None) -> int:
@@ -42,13 +65,68 @@ def check_int(name: str, value: object, *, minimum: int | None = None) -> int:
 
 
 def check_real(name: str, value: object) -> float:
-    """Return ``value`` as a finite float, or raise naming ``name``."""
+    """Return ``value`` as a finite float, or raise naming ``name``.
+
+    Complex numbers are refused (``TypeError``) rather than losing their
+    imaginary part; integers too large for a float are a ``ValueError``.
+    """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    value = float(value)
+        kind = "a complex number" if isinstance(value, numbers.Complex) else type(value).__name__
+        raise TypeError(f"{name} must be a real number, got {kind} {value!r}")
+    try:
+        value = float(value)
+    except OverflowError:
+        bits = int(value).bit_length()
+        raise ValueError(f"{name} must be finite, got an integer of {bits} bits, too large for a float") from None
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value!r}")
     return value
+
+
+def check_position(name: str, value: object) -> int:
+    """Return an integer position with ``|value| <= 2**53``, or raise naming ``name``."""
+    value = check_int(name, value)
+    if abs(value) > MAX_POSITION:
+        raise ValueError(f"{name} must be an integer with |{name}| <= 2**53 (exact in float64), got {value}")
+    return value
+
+
+def check_real_array(name: str, value: object, *, finite: bool = True) -> np.ndarray:
+    """Return ``value`` as a float64 array, refusing what is not real numbers.
+
+    Complex input is a ``TypeError`` (numpy would drop the imaginary part
+    with only a warning), as are booleans, strings and objects; NaN or
+    infinity is a ``ValueError`` when ``finite``.
+    """
+    array = np.asarray(value)
+    if array.dtype == np.bool_ or array.dtype.kind not in "iuf":
+        kind = "complex" if array.dtype.kind == "c" else str(array.dtype)
+        raise TypeError(f"{name} must be real numbers, got an array of dtype {kind}")
+    array = array.astype(np.float64, copy=False)
+    if finite and not np.isfinite(array).all():
+        raise ValueError(f"{name} must contain only finite numbers (found NaN or infinity)")
+    return array
+
+
+def check_float_dtype(value: object, name: str = "dtype") -> np.dtype:
+    """The numpy dtype for float64, float32, float16 or bfloat16.
+
+    Accepts the names, numpy types and dtypes (``np.float32``,
+    ``ml_dtypes.bfloat16``).  ``bfloat16`` needs the ``ml_dtypes`` package,
+    the ``posenc-math[precision]`` extra.
+    """
+    if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
+        value = np.dtype(value).name
+    value = check_choice(name, value, FLOAT_DTYPES)
+    if value == "bfloat16":
+        try:
+            import ml_dtypes
+        except ImportError as error:  # pragma: no cover - depends on the install
+            raise ImportError(
+                f"{name}='bfloat16' needs the ml_dtypes package: pip install 'posenc-math[precision]'"
+            ) from error
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(value)
 
 
 def check_base(value: object, name: str = "base") -> float:
@@ -82,22 +160,42 @@ def _available_memory_bytes() -> int | None:
         return None
 
 
-def check_table_fits(shape: tuple[int, ...], itemsize: int, what: str) -> None:
-    """Refuse a table that would not fit in the memory available now.
+#: Requests below this many bytes are not checked against the memory available.
+_SMALL_BYTES = 2**24
 
+#: numpy cannot allocate more than this many bytes in one array.
+_NUMPY_LIMIT = np.iinfo(np.intp).max
+
+
+def check_memory(n_bytes: int, what: str) -> None:
+    """Refuse work whose estimated peak memory ``n_bytes`` is not available now.
+
+    Call it before any work, with the peak (output and intermediates).
     ``what`` describes the request (``"n_positions=..., dim=..."``) so the
-    message says exactly which sizes were asked for.
+    message says exactly which sizes were asked for.  Raises
+    :class:`MemoryLimitError` (a ``ValueError`` and a ``MemoryError``).
+    """
+    if n_bytes < _SMALL_BYTES:  # not worth reading /proc/meminfo for
+        return
+    available = _available_memory_bytes()
+    if n_bytes > _NUMPY_LIMIT or (available is not None and n_bytes > available):
+        have = "an unknown amount" if available is None else f"the {available / 2**30:.1f} GiB"
+        raise MemoryLimitError(
+            f"{what} needs about {n_bytes:.3g} bytes ({n_bytes / 2**30:.1f} GiB) at its peak, "
+            f"more than {have} of memory available; ask for fewer positions or a smaller dim"
+        )
+
+
+def check_table_fits(shape: tuple[int, ...], itemsize: int, what: str, *, extra_bytes: int = 0) -> None:
+    """Refuse a table of ``shape`` (plus ``extra_bytes`` of intermediates) that would not fit.
+
+    A shorthand for :func:`check_memory` with the output's size computed
+    from ``shape`` and ``itemsize``; the message names ``what`` and the shape.
     """
     n_bytes = itemsize
     for extent in shape:
         n_bytes *= extent
-    available = _available_memory_bytes()
-    if available is not None and n_bytes > available:
-        raise ValueError(
-            f"a table of shape {shape} ({what}) needs {n_bytes / 2**30:.1f} GiB, "
-            f"more than the {available / 2**30:.1f} GiB of memory available; "
-            "ask for fewer positions or a smaller dim"
-        )
+    check_memory(n_bytes + extra_bytes, f"a table of shape {shape} ({what})")
 
 
 def check_table(name: str, value: object, *, finite: bool = False, axes: str = "(positions, dim)") -> np.ndarray:
@@ -115,7 +213,7 @@ def check_table(name: str, value: object, *, finite: bool = False, axes: str = "
     ...
     ValueError: table must be a non-empty 2-D array (positions, dim), got shape (2,)
     """
-    table = np.asarray(value, dtype=np.float64)
+    table = check_real_array(name, value, finite=False)
     if table.ndim != 2 or 0 in table.shape:
         raise ValueError(f"{name} must be a non-empty 2-D array {axes}, got shape {table.shape}")
     if finite and not np.isfinite(table).all():

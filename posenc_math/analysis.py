@@ -22,8 +22,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_base, check_choice, check_int, check_table_fits
-from .encodings.sinusoidal import LAYOUTS, SPACINGS, frequencies
+from ._validate import (
+    FLOAT_DTYPES,
+    MAX_POSITION,
+    check_base,
+    check_choice,
+    check_float_dtype,
+    check_int,
+    check_real_array,
+    check_table_fits,
+)
+from .encodings._phase import reduced_angles
+from .encodings.sinusoidal import LAYOUTS, SPACINGS, _exact_frequencies, frequencies
 
 __all__ = [
     "closest_earlier_row",
@@ -53,7 +63,7 @@ def _even_dim(dim) -> int:
 
 
 def _finite_table(name, table) -> np.ndarray:
-    table = np.asarray(table, dtype=np.float64)
+    table = check_real_array(name, table)
     if table.ndim != 2 or 0 in table.shape:
         raise ValueError(f"{name} must be a non-empty 2-D array (positions, dim), got shape {table.shape}")
     if not np.isfinite(table).all():
@@ -61,20 +71,30 @@ def _finite_table(name, table) -> np.ndarray:
     return table
 
 
-def dot_product_by_offset(max_offset, dim, *, base=10000.0, spacing="paper") -> np.ndarray:
+def _check_start(start: int, n_positions: int) -> None:
+    if abs(start) > MAX_POSITION or abs(start + n_positions - 1) > MAX_POSITION:
+        raise ValueError(
+            f"positions start .. start + n_positions - 1 must lie within |p| <= 2**53; "
+            f"got start={start}, n_positions={n_positions}"
+        )
+
+
+def dot_product_by_offset(max_offset, dim, *, base=10000.0, spacing="paper", _arrays=1) -> np.ndarray:
     """``<PE(t), PE(t + k)>`` for ``k = 0 .. max_offset``.
 
     The dot product of two rows of a sinusoidal table depends only on their
     offset ``k`` (theorem ``dot-relative``):
     ``<PE(t), PE(t + k)> = sum_i cos(k w_i)``.  That sum is what this
     function evaluates, in blocks, so offsets far beyond any table that fits
-    in memory can be examined.  The layout does not matter (it only permutes
-    columns).
+    in memory can be examined; the angles ``k w_i`` are exact (see
+    ``posenc_math.encodings._phase``).  The layout does not matter (it only
+    permutes columns).
 
     Parameters
     ----------
     max_offset : int
-        Largest offset, >= 0.
+        Largest offset, >= 0 (the result has ``max_offset + 1`` entries,
+        checked against the memory available).
     dim : int
         Even width of the table, >= 2.
     base, spacing
@@ -98,11 +118,15 @@ def dot_product_by_offset(max_offset, dim, *, base=10000.0, spacing="paper") -> 
     """
     max_offset = check_int("max_offset", max_offset, minimum=0)
     dim = _even_dim(dim)
-    freqs = frequencies(dim, base=base, spacing=spacing)
+    if max_offset > MAX_POSITION:
+        raise ValueError(f"max_offset must be <= 2**53 (offsets exact in float64), got {max_offset}")
+    freqs = _exact_frequencies(dim, base, spacing)
+    # _arrays: how many arrays of this size the caller will hold at its peak
+    check_table_fits((_arrays * (max_offset + 1),), 8, f"max_offset={max_offset}", extra_bytes=24 * _BLOCK * dim)
     out = np.empty(max_offset + 1, dtype=np.float64)
     for start in range(0, max_offset + 1, _BLOCK):
-        offsets = np.arange(start, min(start + _BLOCK, max_offset + 1), dtype=np.float64)
-        out[start : start + len(offsets)] = np.cos(np.outer(offsets, freqs)).sum(axis=1)
+        offsets = np.arange(start, min(start + _BLOCK, max_offset + 1), dtype=np.int64)
+        out[start : start + len(offsets)] = np.cos(reduced_angles(offsets, freqs)).sum(axis=1)
     return out
 
 
@@ -127,7 +151,7 @@ def distance_by_offset(max_offset, dim, *, base=10000.0, spacing="paper") -> np.
     >>> distance_by_offset(2, 4).round(4)
     array([0.    , 0.9589, 1.6831])
     """
-    dots = dot_product_by_offset(max_offset, dim, base=base, spacing=spacing)
+    dots = dot_product_by_offset(max_offset, dim, base=base, spacing=spacing, _arrays=3)
     squared = np.maximum(dim - 2.0 * dots, 0.0)
     squared[0] = 0.0
     return np.sqrt(squared)
@@ -155,11 +179,9 @@ def first_increase(values):
     >>> first_increase([3.0, 2.0, 2.0]) is None
     True
     """
-    values = np.asarray(values, dtype=np.float64)
+    values = check_real_array("values", values)
     if values.ndim != 1:
         raise ValueError(f"values must be 1-D, got shape {values.shape}")
-    if not np.isfinite(values).all():
-        raise ValueError("values must contain only finite numbers")
     rises = np.flatnonzero(np.diff(values) > 0)
     return int(rises[0]) + 1 if rises.size else None
 
@@ -215,14 +237,16 @@ def table_from_frequencies(n_positions, freqs, *, start=0) -> np.ndarray:
     n_positions : int
         Number of rows, >= 1.
     freqs : array_like, shape (n_pairs,)
-        Finite angular frequencies, radians per position.
+        Finite real angular frequencies, radians per position (taken as the
+        exact values of their float64s).
     start : int, default 0
-        First position.
+        First position; every position within ``|p| <= 2**53``.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n_positions, 2 * n_pairs)``.
+        Shape ``(n_positions, 2 * n_pairs)``; angles reduced exactly, so
+        entries are within about 1e-15 of the exact sines and cosines.
 
     Examples
     --------
@@ -232,13 +256,17 @@ def table_from_frequencies(n_positions, freqs, *, start=0) -> np.ndarray:
     """
     n_positions = check_int("n_positions", n_positions, minimum=1)
     start = check_int("start", start)
-    freqs = np.asarray(freqs, dtype=np.float64)
+    freqs = check_real_array("freqs", freqs)
     if freqs.ndim != 1 or freqs.size == 0:
         raise ValueError(f"freqs must be a non-empty 1-D array, got shape {freqs.shape}")
-    if not np.isfinite(freqs).all():
-        raise ValueError("freqs must contain only finite numbers")
-    check_table_fits((n_positions, 2 * freqs.size), 8, f"n_positions={n_positions}, n_pairs={freqs.size}")
-    angles = np.outer(np.arange(start, start + n_positions, dtype=np.float64), freqs)
+    _check_start(start, n_positions)
+    check_table_fits(
+        (n_positions, 2 * freqs.size),
+        8,
+        f"n_positions={n_positions}, n_pairs={freqs.size}",
+        extra_bytes=24 * n_positions * freqs.size,
+    )
+    angles = reduced_angles(np.arange(start, start + n_positions, dtype=np.int64), freqs)
     table = np.empty((n_positions, 2 * freqs.size), dtype=np.float64)
     table[:, 0::2] = np.sin(angles)
     table[:, 1::2] = np.cos(angles)
@@ -352,7 +380,7 @@ def first_repeated_row(table, *, start=0):
     table = np.asarray(table)
     if table.ndim != 2 or 0 in table.shape:
         raise ValueError(f"table must be a non-empty 2-D array, got shape {table.shape}")
-    seen = {}
+    seen: dict[bytes, int] = {}
     for row, key in enumerate(_row_keys(table)):
         if key in seen:
             return start + row, start + seen[key]
@@ -374,32 +402,21 @@ def count_distinct_rows(table) -> int:
     return len(set(_row_keys(table)))
 
 
-_DTYPES = ("float16", "bfloat16", "float32", "float64")
+_DTYPES = FLOAT_DTYPES
 
 
 def resolve_float_dtype(dtype) -> np.dtype:
     """The numpy dtype for one of ``"float16"``, ``"bfloat16"``, ``"float32"``, ``"float64"``.
 
     ``bfloat16`` comes from the ``ml_dtypes`` package (the ``precision``
-    extra).
+    extra); without it the error says ``pip install 'posenc-math[precision]'``.
 
     Examples
     --------
     >>> resolve_float_dtype("float16")
     dtype('float16')
     """
-    if isinstance(dtype, np.dtype) or (isinstance(dtype, type) and issubclass(dtype, np.generic)):
-        dtype = np.dtype(dtype).name
-    dtype = check_choice("dtype", dtype, _DTYPES)
-    if dtype == "bfloat16":
-        try:
-            import ml_dtypes
-        except ImportError as error:  # pragma: no cover - depends on the install
-            raise ImportError(
-                "dtype='bfloat16' needs the ml_dtypes package: pip install 'posenc-math[precision]'"
-            ) from error
-        return np.dtype(ml_dtypes.bfloat16)
-    return np.dtype(dtype)
+    return check_float_dtype(dtype)
 
 
 def _finfo(dtype):
@@ -471,7 +488,9 @@ def low_precision_table(
     check_choice("spacing", spacing, SPACINGS)
     layout = check_choice("layout", layout, LAYOUTS)
     dtype = resolve_float_dtype(dtype)
-    check_table_fits((n_positions, dim), 8, f"n_positions={n_positions}, dim={dim}")
+    _check_start(start, n_positions)
+    # positions, angles, sines, cosines and the float64 table
+    check_table_fits((n_positions, dim), 8, f"n_positions={n_positions}, dim={dim}", extra_bytes=24 * n_positions * dim)
 
     def rounded(values):
         return np.asarray(values, dtype=np.float64).astype(dtype).astype(np.float64)

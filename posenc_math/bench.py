@@ -111,6 +111,82 @@ def bench_tables() -> Rows:
     return rows
 
 
+def traced_peak(function: Callable[[], np.ndarray]) -> tuple[np.ndarray, int]:
+    """``function()`` and its peak memory in bytes (numpy reports its allocations to tracemalloc)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        result = function()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def exact_entry_error(table: np.ndarray, start: int, *, samples: int = 60, seed: int = 0) -> float:
+    """Largest error of an interleaved table (base 10000, paper spacing) against 40-digit mpmath."""
+    import mpmath
+
+    rng = random.Random(seed)
+    n_positions, dim = table.shape
+    worst = 0.0
+    with mpmath.workdps(40):
+        for _ in range(samples):
+            row, pair = rng.randrange(n_positions), rng.randrange(dim // 2)
+            angle = (start + row) * mpmath.power(10000, -mpmath.mpf(2 * pair) / dim)
+            worst = max(
+                worst,
+                abs(float(mpmath.sin(angle) - table[row, 2 * pair])),
+                abs(float(mpmath.cos(angle) - table[row, 2 * pair + 1])),
+            )
+    return worst
+
+
+@section("memory")
+def bench_memory() -> Rows:
+    """Peak memory of tall and wide tables over their output, and the wide table's time."""
+    from posenc_math import sinusoidal
+
+    rows: Rows = []
+    cases = [("200000x64", 200_000, 64, 1.3), ("8192x1024", 8192, 1024, 1.3)]
+    cases += [("1x10**7", 1, 10**7, 2.0), ("16x10**6", 16, 10**6, 2.0)]
+    for label, n_positions, dim, bar in cases:
+        for layout in ("interleaved", "split"):
+
+            def build(n: int = n_positions, d: int = dim, layout: str = layout) -> np.ndarray:
+                return sinusoidal(n, d, layout=layout)
+
+            table, peak = traced_peak(build)
+            ratio = peak / table.nbytes
+            rows.append((f"{label} {layout[:5]} peak/output (<= {bar})", f"{ratio:.3f}", ratio <= bar))
+            del table
+    table, peak = traced_peak(lambda: sinusoidal(1, 10**7, dtype="float16"))
+    rows.append(("1x10**7 float16 peak/output (<= 2.0)", f"{peak / table.nbytes:.3f}", peak <= 2 * table.nbytes))
+    del table
+    t_plain = best_time(lambda: seed_formula(1, 10**7), repeat=3)
+    t_table = best_time(lambda: sinusoidal(1, 10**7), repeat=3)
+    rows.append(("1x10**7 plain formula (s)", f"{t_plain:.3f}", None))
+    rows.append(("1x10**7 sinusoidal (s)", f"{t_table:.3f}", None))
+    rows.append(("  sinusoidal / plain formula (<= 2)", f"{t_table / t_plain:.2f}", t_table / t_plain <= 2))
+    return rows
+
+
+@section("accuracy")
+def bench_accuracy() -> Rows:
+    """Table entries at large positions against 40-digit mpmath (bar 1e-14 up to 2**31)."""
+    from posenc_math import sinusoidal
+
+    rows: Rows = []
+    for label, start in (("1e5", 10**5), ("1e9", 10**9), ("2**31", 2**31 - 256), ("-2**31", -(2**31))):
+        error = exact_entry_error(sinusoidal(256, 128, start=start), start)
+        rows.append((f"max error near {label} (< 1e-14)", f"{error:.2e}", error < 1e-14))
+    for label, start in (("2**40", 2**40), ("2**53", 2**53 - 256)):
+        error = exact_entry_error(sinusoidal(256, 128, start=start), start)
+        rows.append((f"max error near {label} (measured; < 1e-14)", f"{error:.2e}", error < 1e-14))
+    return rows
+
+
 @section("verify")
 def bench_verify() -> Rows:
     """``posenc-math verify`` as a reader runs it: a fresh process, with ``import sympy``."""

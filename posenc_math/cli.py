@@ -4,12 +4,23 @@
 step of every theorem (or of the ids given), its numeric witness and its
 negative control.  It exits 1 when any theorem fails or any negative control
 is accepted, 2 on a usage error (an unknown id), 0 otherwise.
+``posenc-math --version`` prints the version.
+
+Output that cannot be delivered ends quietly, without a traceback: when the
+reader of standard output goes away (``posenc-math verify | head -c 1``)
+the exit status is 141 (128 + SIGPIPE, what a shell reports for a command
+ended by a closed pipe; ``set -o pipefail`` sees it), and when the output
+cannot be written (``> /dev/full``, a full disk) a one-line message goes to
+standard error and the exit status is 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import functools
 import json
+import os
 import sys
 import time
 
@@ -72,12 +83,62 @@ def _verify(args) -> int:
     return 0 if all(r.ok for r in results) else 1
 
 
+#: Exit status when standard output's reader has gone away (128 + SIGPIPE).
+EXIT_BROKEN_PIPE = 141
+
+#: Exit status when standard output cannot be written (a full disk).
+EXIT_WRITE_ERROR = 1
+
+_WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+
+
+def _detach_stdout() -> None:
+    """Point standard output at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (captured output)
+        pass
+
+
+def _quiet_output(main_function):
+    """Wrap the entry point so that a closed pipe or a full disk ends quietly (see the module docstring)."""
+
+    @functools.wraps(main_function)
+    def run(argv=None) -> int:
+        try:
+            try:
+                status = main_function(argv)
+            except SystemExit:  # argparse's --version, --help and usage errors print first
+                sys.stdout.flush()
+                raise
+            sys.stdout.flush()  # a closed pipe or a full disk shows here, not at exit
+        except BrokenPipeError:
+            _detach_stdout()
+            return EXIT_BROKEN_PIPE
+        except OSError as error:
+            if error.errno not in _WRITE_ERRNOS:
+                raise
+            _detach_stdout()
+            print(f"posenc-math: cannot write the output: {error.strerror or error}", file=sys.stderr)
+            return EXIT_WRITE_ERROR
+        return status
+
+    return run
+
+
+@_quiet_output
 def main(argv=None) -> int:
     """Entry point of ``posenc-math`` and ``python -m posenc_math``."""
+    from . import __version__
+
     parser = argparse.ArgumentParser(
         prog="posenc-math",
         description="Re-check the derivations of posenc-math (SymPy, step by step).",
     )
+    # printed here, not by argparse's version action, which ignores write errors
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     verify = commands.add_parser(
         "verify",
@@ -90,6 +151,9 @@ def main(argv=None) -> int:
     verify.set_defaults(run=_verify)
     commands.add_parser("list", help="list the theorem ids and titles").set_defaults(run=_list)
     args = parser.parse_args(argv)
+    if args.version:
+        print(f"posenc-math {__version__}")
+        return 0
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2

@@ -36,8 +36,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import check_choice, check_int, check_table_fits
-from .encodings._phase import frequencies_extended, reduced_angles
+from ._validate import (
+    MAX_POSITION,
+    check_base,
+    check_choice,
+    check_int,
+    check_memory,
+    check_real_array,
+    check_table_fits,
+)
+from .encodings._phase import FREQUENCY_BYTES, exact_frequencies, reduced_angles
 from .encodings.alibi import alibi_slopes
 from .encodings.relative import t5_bucket
 from .encodings.rope import rope
@@ -131,7 +139,8 @@ CONVENTIONS: tuple[Convention, ...] = (
         name="tensor2tensor",
         codebase="tensor2tensor, get_timing_signal_1d",
         kind="absolute",
-        formula=r"$[\sin p\omega_i \mid \cos p\omega_i]$, $\omega_i = \tau_{\min}\, e^{-i \ln(\tau_{\max}/\tau_{\min})/(m-1)}$, "
+        formula=r"$[\sin p\omega_i \mid \cos p\omega_i]$, "
+        r"$\omega_i = \tau_{\min}\, e^{-i \ln(\tau_{\max}/\tau_{\min})/(m-1)}$, "
         r"i.e. $10000^{-i/(m-1)}$",
         denominator=r"$m - 1$, $m = \lfloor d/2 \rfloor$ (later versions: $\max(m - 1, 1)$)",
         layout="split: all sines, then all cosines",
@@ -442,14 +451,15 @@ def convention_frequencies(name, dim, *, base=None) -> np.ndarray:
         (>= 4 for the tensor2tensor spacing, whose denominator is
         ``dim // 2 - 1``).
     base : float, optional
-        Defaults to the convention's (10000).
+        Defaults to the convention's (10000); a finite number > 1 (a base
+        of 1 would give every pair the same frequency, 0 would divide by zero).
 
     Returns
     -------
     numpy.ndarray
-        Float64.  Odd ``dim``: ``dim // 2`` pairs, except Marian's extra
-        sine and x-transformers' rounding up (``(dim + 1) // 2``, exponent
-        ``2 j / dim``).
+        Float64, each the exact frequency correctly rounded.  Odd ``dim``:
+        ``dim // 2`` pairs, except Marian's extra sine and x-transformers'
+        rounding up (``(dim + 1) // 2``, exponent ``2 j / dim``).
 
     Examples
     --------
@@ -459,21 +469,23 @@ def convention_frequencies(name, dim, *, base=None) -> np.ndarray:
     0.0001
     """
     row = _row(name, _TABLE_ROWS + _ROTARY_ROWS, "convention_frequencies")
-    return _frequencies(row, dim, base).astype(np.float64)
+    return _frequencies(row, dim, base)[0].copy()
 
 
 def _frequencies(row, dim, base):
+    """Validated frequencies as double-doubles ``(hi, lo)`` (exact to about 106 bits)."""
     dim = check_int("dim", dim, minimum=2)
-    base = row.base if base is None else float(base)
+    base = row.base if base is None else check_base(base)
     if row.spacing == "tensor2tensor":
         n_pairs = dim // 2
         if n_pairs < 2:
             raise ValueError(f"{row.name} divides by dim // 2 - 1, which is 0 for dim={dim}; use dim >= 4")
-        return frequencies_extended(n_pairs, base, n_pairs - 1)
+        check_memory(FREQUENCY_BYTES * n_pairs, f"the frequencies of dim={dim}")
+        return exact_frequencies(n_pairs, base, n_pairs - 1)
     # the paper's exponent 2 j / dim, with the convention's own dim even when odd
     n_pairs = (dim + 1) // 2 if row.odd_rule in ("extra-sine", "round-up") else dim // 2
-    exponents = np.arange(n_pairs, dtype=np.longdouble) * 2 / np.longdouble(dim)
-    return np.power(np.longdouble(base), -exponents)
+    check_memory(FREQUENCY_BYTES * n_pairs, f"the frequencies of dim={dim}")
+    return exact_frequencies(n_pairs, base, (2, dim))
 
 
 def _integer_positions(name, positions) -> np.ndarray:
@@ -530,11 +542,13 @@ def convention_table(name, positions, dim, *, base=None) -> np.ndarray:
     if dim % 2 and row.odd_rule == "error":
         raise ValueError(f"{row.name} fails for an odd dim ({row.odd_dim}); got dim={dim}")
     freqs = _frequencies(row, dim, base)
-    check_table_fits((positions.size, dim), 8, f"{positions.size} positions, dim={dim}")
+    check_table_fits(
+        (positions.size, dim), 8, f"{positions.size} positions, dim={dim}", extra_bytes=24 * positions.size * dim
+    )
     angles = reduced_angles(positions, freqs)
     sines, cosines = np.sin(angles), np.cos(angles)
     out = np.zeros((positions.size, dim), dtype=np.float64)
-    n_pairs = freqs.shape[0]
+    n_pairs = freqs[0].shape[0]
     if row.odd_rule == "extra-sine":
         n_cos = dim - n_pairs  # (dim - 1) / 2 for odd dim, n_pairs for even
         out[:, :n_pairs] = sines
@@ -583,14 +597,14 @@ def convention_rotate(name, x, positions, *, rotary_dim=None, base=None) -> np.n
     array([[0.5403, 0.8415, 0.    , 0.    ]])
     """
     row = _row(name, _ROTARY_ROWS, "convention_rotate")
-    array = np.asarray(x, dtype=np.float64)
+    array = check_real_array("x", x)
     if array.ndim < 2:
         raise ValueError(f"x must have shape (..., n, head_dim), got shape {array.shape}")
     head_dim = array.shape[-1]
     if rotary_dim is None:
         rotary_dim = head_dim // 2 if row.name == "x-transformers" else head_dim
     rotary_dim = check_int("rotary_dim", rotary_dim, minimum=2)
-    freqs = _frequencies(row, rotary_dim, base)
+    freqs = _frequencies(row, rotary_dim, base)[0]
     rotated = 2 * freqs.shape[0]
     if rotary_dim % 2 and row.odd_rule == "error":
         raise ValueError(f"{row.name} fails for an odd rotary dimension ({row.odd_dim}); got {rotary_dim}")
@@ -600,7 +614,7 @@ def convention_rotate(name, x, positions, *, rotary_dim=None, base=None) -> np.n
         )
     layout = "half" if row.pair_layout == "half" else "interleaved"
     out = array.copy()
-    out[..., :rotated] = rope(array[..., :rotated], positions, layout=layout, inv_freq=freqs.astype(np.float64))
+    out[..., :rotated] = rope(array[..., :rotated], positions, layout=layout, inv_freq=freqs)
     return out
 
 
@@ -644,6 +658,10 @@ def convention_position_ids(name, attention_mask, *, past_length=0) -> np.ndarra
         raise ValueError(f"attention_mask must be a 2-D array of 0 and 1 (batch, n), got {mask!r}")
     mask = mask.astype(np.int64)
     past_length = check_int("past_length", past_length, minimum=0)
+    if past_length + mask.shape[1] > MAX_POSITION:
+        raise ValueError(
+            f"past_length + n must be <= 2**53 (positions exact in float64), got past_length={past_length}"
+        )
     batch, n = mask.shape
     counted = np.broadcast_to(np.arange(n, dtype=np.int64) + past_length, (batch, n)).copy()
     if row.position_rule == "arange-no-offset":
@@ -698,6 +716,15 @@ def convention_bias(name, n_queries, n_keys=None, *, n_heads=8, past_length=0) -
     past_length = check_int("past_length", past_length, minimum=0)
     n_keys = n_queries + past_length if n_keys is None else check_int("n_keys", n_keys, minimum=1)
     n_heads = check_int("n_heads", n_heads, minimum=1)
+    if past_length + n_queries > MAX_POSITION or n_keys > MAX_POSITION:
+        raise ValueError(
+            f"positions must stay below 2**53; got n_queries={n_queries}, n_keys={n_keys}, past_length={past_length}"
+        )
+    what = f"n_queries={n_queries}, n_keys={n_keys}, n_heads={n_heads}"
+    if row.name == "hf-t5":
+        check_table_fits((n_queries, n_keys), 8, what, extra_bytes=32 * n_queries * n_keys)
+    else:
+        check_table_fits((n_heads, n_keys), 8, what, extra_bytes=8 * n_keys)
     keys = np.arange(n_keys, dtype=np.int64)
     if row.name == "hf-t5":
         queries = np.arange(n_queries, dtype=np.int64) + past_length
@@ -721,7 +748,7 @@ def conventions_overview() -> str:
         if row.kind in ("relative bias", "linear bias"):
             pairs, denominator = f"none ({row.kind})", "-"
         else:
-            pairs = row.pair_layout
+            pairs = row.pair_layout or "-"
             if row.spacing == "tensor2tensor":
                 denominator = "$m - 1$"
             elif row.name in ("hf-gptj", "x-transformers"):

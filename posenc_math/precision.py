@@ -30,8 +30,17 @@ import mpmath
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
-from ._validate import check_base, check_choice, check_int, check_int_array, check_table_fits
+from ._validate import (
+    check_base,
+    check_choice,
+    check_int,
+    check_int_array,
+    check_real,
+    check_real_array,
+    check_table_fits,
+)
 from .analysis import exact_integer_limit, resolve_float_dtype
+from .encodings._phase import exact_frequencies, rounded_once, two_product
 
 __all__ = [
     "FORMATS",
@@ -176,16 +185,18 @@ def computed_angles(
     position_dtype = _dtype("position_dtype", position_dtype)
     frequency_dtype = _dtype("frequency_dtype", frequency_dtype)
     angle_dtype = _dtype("angle_dtype", angle_dtype)
-    check_table_fits((positions.size, n_pairs), 16, f"{positions.size} positions, dim={dim}")
-    exponents = np.arange(n_pairs, dtype=np.longdouble) * 2 / np.longdouble(dim)
-    freqs = np.power(np.longdouble(base), -exponents)
+    check_table_fits(
+        (positions.size, n_pairs),
+        16,
+        f"{positions.size} positions, dim={dim}",
+        extra_bytes=48 * positions.size * n_pairs,
+    )
+    held_positions = rounded_once(positions.astype(np.float64), 0.0, position_dtype).astype(np.float64)
+    held_freqs = rounded_once(*exact_frequencies(n_pairs, base, n_pairs), frequency_dtype).astype(np.float64)
     with np.errstate(over="ignore", invalid="ignore"):
-        held_positions = positions.astype(np.float64).astype(position_dtype).astype(np.longdouble)
-        held_freqs = freqs.astype(np.float64).astype(frequency_dtype).astype(np.longdouble)
-        product = np.outer(held_positions, held_freqs)
-        if angle_dtype == np.float64:
-            return product.astype(np.float64)
-        return product.astype(np.float64).astype(angle_dtype).astype(np.float64)
+        product, error = two_product(held_positions[:, None], held_freqs[None, :])  # exact: product + error
+        error[~np.isfinite(product)] = 0.0
+        return rounded_once(product, error, angle_dtype).astype(np.float64)
 
 
 def phase_error(positions: ArrayLike, dim: int, *, base: float = 10000.0, **formats: DTypeLike) -> np.ndarray:
@@ -293,7 +304,12 @@ def phase_error_bound(positions: ArrayLike, dtype: DTypeLike, *, frequency: floa
     >>> phase_error_bound([131072], "float32").round(5)     # 128k positions
     array([0.00781])
     """
-    positions = np.asarray(positions, dtype=np.float64)
-    if not np.isfinite(frequency) or frequency <= 0:
+    positions = check_real_array("positions", positions)
+    frequency = check_real("frequency", frequency)
+    if frequency <= 0:
         raise ValueError(f"frequency must be a finite number > 0, got {frequency!r}")
-    return np.abs(positions) * float(frequency) * unit_roundoff(dtype)
+    with np.errstate(over="ignore"):
+        bound = np.abs(positions) * frequency * unit_roundoff(dtype)
+    if not np.isfinite(bound).all():
+        raise ValueError(f"positions times frequency overflow float64 (frequency={frequency!r})")
+    return bound

@@ -76,7 +76,7 @@ def test_softmax_and_mask(rng):
         (["a"], TypeError),
         (3.0, ValueError),
     ):
-        with pytest.raises(error, match="scores|slice"):
+        with pytest.raises(error, match=r"scores|slice"):
             softmax(bad)
 
 
@@ -108,3 +108,39 @@ def test_key_only_bias_gives_the_same_attention(rng):
 def test_bad_input_is_named(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+@pytest.mark.parametrize("name", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("n_heads", [1, 5, 8, 12])
+def test_alibi_tables_are_the_float64_tables_rounded_once(name, n_heads):
+    from test_sinusoidal import rounded_reference
+
+    for causal in (True, False):
+        reference = alibi_bias(n_heads, 9, causal=causal)
+        table = alibi_bias(n_heads, 9, causal=causal, dtype=name)
+        assert table.dtype.name == name
+        finite = np.isfinite(reference)
+        assert np.array_equal(np.isfinite(table.astype(np.float64)), finite)
+        expected = rounded_reference(np.where(finite, reference, 0.0), name).astype(np.float64)
+        assert np.array_equal(table.astype(np.float64)[finite], expected[finite])
+    slopes = alibi_slopes(n_heads, dtype=name)
+    assert np.array_equal(slopes.astype(np.float64), rounded_reference(alibi_slopes(n_heads), name).astype(np.float64))
+    key = alibi_key_bias(n_heads, 9, dtype=name)
+    assert np.array_equal(
+        key.astype(np.float64), rounded_reference(alibi_key_bias(n_heads, 9), name).astype(np.float64)
+    )
+
+
+def test_alibi_bias_peak_memory_is_checked_and_small(monkeypatch):
+    import tracemalloc
+
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    table = alibi_bias(8, 300)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak <= table.nbytes + 9 * 300**2 + 2**16
+    with pytest.raises(MemoryError, match=r"n_heads=64, n_positions=1000000.*bytes"):
+        alibi_bias(64, 10**6)
+    with pytest.raises(ValueError, match="dtype must be one of"):
+        alibi_bias(2, 3, dtype="int8")

@@ -87,3 +87,24 @@ def test_bad_input():
         first_merged_position(8, stop=2**23)
     with pytest.raises(ValueError, match="frequency"):
         phase_error_bound([1], "float32", frequency=0.0)
+
+
+@pytest.mark.parametrize("name", ["float32", "float16", "bfloat16"])
+def test_computed_angles_round_the_exact_product_once(name, rng):
+    # The product of the held position and frequency is exact; rounding it to
+    # the angle's format must be one rounding to nearest, checked with rationals.
+    from fractions import Fraction
+
+    from test_phase import nearest
+
+    from posenc_math import precision
+
+    positions = rng.integers(1, 60000, size=40)
+    angles = precision.computed_angles(positions, 64, position_dtype="float64", frequency_dtype=name, angle_dtype=name)
+    freqs = precision.computed_angles([1], 64, position_dtype="float64", frequency_dtype=name, angle_dtype="float64")[0]
+    key = np.float32 if name == "float32" else (np.float16 if name == "float16" else "bfloat16")
+    for row, position in enumerate(positions):
+        for pair in (0, 3, 17, 31):
+            exact = Fraction(int(position)) * Fraction(float(freqs[pair]))
+            if abs(exact) < 60000 or name != "float16":
+                assert angles[row, pair] == nearest(exact, key)

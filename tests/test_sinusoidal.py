@@ -81,7 +81,7 @@ def test_odd_dim_pads_a_zero_column_or_raises():
     assert padded.shape == (20, 9)
     assert np.array_equal(padded[:, -1], np.zeros(20))
     assert np.array_equal(padded[:, :-1], sinusoidal(20, 8))
-    with pytest.raises(ValueError, match="dim must be even.*odd='pad'"):
+    with pytest.raises(ValueError, match=r"dim must be even.*odd='pad'"):
         sinusoidal(20, 9)
 
 
@@ -145,3 +145,149 @@ def test_timing_signal_reproduces_tensor2tensor(args):
 def test_bad_input_is_refused_with_a_message_that_names_the_argument(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# --- exact at any context length (issue 13, item 3) ---------------------------------
+
+
+@pytest.mark.parametrize("centre", [10**5, 10**9, 2**31 - 64, -(10**9), -(2**31) + 1, 2**53 - 64])
+@pytest.mark.parametrize("spacing", ["paper", "tensor2tensor"])
+@pytest.mark.parametrize("dim,base", [(64, 10000.0), (256, 500000.0), (10, 10.0)])
+def test_table_is_exact_at_large_positions(centre, spacing, dim, base, rng):
+    # 1e-14 is promised for |p| <= 2**31 (the last centre checks it holds to 2**53).
+    n_positions = 64
+    for layout in ("interleaved", "split"):
+        table = sinusoidal(n_positions, dim, start=centre, base=base, spacing=spacing, layout=layout)
+        n_pairs = dim // 2
+        for _ in range(12):
+            row, pair = int(rng.integers(n_positions)), int(rng.integers(n_pairs))
+            sin, cos = exact_sin_cos(centre + row, pair, dim, base=base, spacing=spacing)
+            sin_col, cos_col = (2 * pair, 2 * pair + 1) if layout == "interleaved" else (pair, n_pairs + pair)
+            assert abs(table[row, sin_col] - sin) < 1e-14
+            assert abs(table[row, cos_col] - cos) < 1e-14
+
+
+def test_wide_table_is_exact_in_every_column_chunk(rng):
+    # 300,000 pairs span several column chunks and both frequency levels.
+    table = sinusoidal(2, 600_000, start=123_456_789)
+    for pair in rng.integers(0, 300_000, size=40):
+        sin, cos = exact_sin_cos(123_456_790, int(pair), 600_000)
+        assert abs(table[1, 2 * pair] - sin) < 1e-14 and abs(table[1, 2 * pair + 1] - cos) < 1e-14
+
+
+def test_positions_beyond_2_53_are_refused():
+    for call in (
+        lambda: sinusoidal(10, 8, start=2**63),
+        lambda: sinusoidal(10, 8, start=2**53 - 5),
+        lambda: timing_signal(4, 8, start_index=-(2**60)),
+    ):
+        with pytest.raises(ValueError, match=r"2\*\*53"):
+            call()
+
+
+# --- number formats (issue 13, item 2) ---------------------------------------------
+
+
+def rounded_reference(table, name):
+    """The float64 table rounded once, by exact rational comparison (tests/test_phase.py)."""
+    from test_phase import nearest
+
+    if name in ("float32", "float16"):  # numpy's own conversions round once (IEEE)
+        return table.astype(name)
+    flat = np.array([nearest(float(v), "bfloat16") for v in table.ravel()])
+    return flat.reshape(table.shape)
+
+
+@pytest.mark.parametrize("name", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("layout", ["interleaved", "split"])
+def test_dtype_is_the_float64_table_rounded_once(name, layout):
+    reference = sinusoidal(40, 18, layout=layout, start=1000)
+    table = sinusoidal(40, 18, layout=layout, start=1000, dtype=name)
+    assert table.dtype.name == name and table.shape == (40, 18)
+    assert np.array_equal(table.astype(np.float64), rounded_reference(reference, name).astype(np.float64))
+    padded = sinusoidal(3, 7, odd="pad", dtype=name)
+    assert np.array_equal(padded[:, -1].astype(np.float64), np.zeros(3))
+
+
+def test_dtype_accepts_numpy_types_and_refuses_others():
+    import ml_dtypes
+
+    assert sinusoidal(4, 8, dtype=np.float32).dtype == np.float32
+    assert sinusoidal(4, 8, dtype=ml_dtypes.bfloat16).dtype == np.dtype(ml_dtypes.bfloat16)
+    assert timing_signal(3, 6, dtype="float16").dtype == np.float16
+    with pytest.raises(ValueError, match="dtype must be one of"):
+        sinusoidal(4, 8, dtype="int32")
+    with pytest.raises(ValueError, match="dtype must be one of"):
+        sinusoidal(4, 8, dtype=np.complex128)
+
+
+def test_timing_signal_dtype_is_rounded_once():
+    reference = timing_signal(30, 12, 2.0, 500.0, 7)
+    assert np.array_equal(timing_signal(30, 12, 2.0, 500.0, 7, dtype="float16"), reference.astype(np.float16))
+
+
+def test_bfloat16_without_ml_dtypes_names_the_extra(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_ml_dtypes(name, *args, **kwargs):
+        if name == "ml_dtypes":
+            raise ImportError("No module named 'ml_dtypes'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_ml_dtypes)
+    with pytest.raises(ImportError, match=r"posenc-math\[precision\]"):
+        sinusoidal(4, 8, dtype="bfloat16")
+
+
+# --- memory (issue 13, item 4) -----------------------------------------------------
+
+
+def traced_peak(function):
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        result = function()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize(
+    "n_positions,dim,layout,dtype,bar",
+    [
+        (100_000, 32, "interleaved", "float64", 1.3),  # tall
+        (100_000, 32, "split", "float64", 1.3),
+        (20_000, 100, "interleaved", "float32", 1.3),
+        (2_000, 2048, "split", "float64", 1.3),
+        (1, 2_000_000, "interleaved", "float64", 2.0),  # wide
+        (1, 2_000_000, "split", "float16", 2.0),
+        (8, 500_000, "split", "float64", 2.0),
+    ],
+)
+def test_peak_memory_is_close_to_the_output(n_positions, dim, layout, dtype, bar):
+    # numpy reports its allocations to tracemalloc: the peak includes every intermediate.
+    table, peak = traced_peak(lambda: sinusoidal(n_positions, dim, layout=layout, dtype=dtype))
+    assert peak / table.nbytes <= bar
+
+
+def test_the_guard_counts_the_peak_before_any_work(monkeypatch):
+    from posenc_math import _validate
+
+    with pytest.raises(MemoryError, match=r"n_positions=1000000000000, dim=1000000000000.*8e\+24 bytes"):
+        sinusoidal(10**12, 10**12)
+    with pytest.raises(ValueError, match=r"dim=10000000000.*bytes"):
+        sinusoidal(1, 10**10)
+    # refused before anything is allocated: with 17 MiB "available", an 18 MB
+    # table is refused at a negligible peak (below 16 MiB nothing is checked)
+    monkeypatch.setattr(_validate, "_available_memory_bytes", lambda: 17 * 2**20)
+
+    def refused():
+        with pytest.raises(MemoryError, match="dim=2300000"):
+            sinusoidal(1, 2_300_000)
+
+    _, peak = traced_peak(refused)
+    assert peak < 100_000

@@ -49,3 +49,29 @@ def test_fractional_offsets_are_accepted():
 def test_bad_input(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.parametrize("k", [10**5 + 3, 10**9 + 7, 2**31 - 1, -(2**31) + 5, 2**53, -(2**53), 2**40 + 0.5])
+def test_translation_matrix_is_exact_at_large_offsets(k):
+    import mpmath
+
+    dim = 16
+    shift = translation_matrix(k, dim)
+    with mpmath.workdps(40):
+        for pair in range(dim // 2):
+            angle = mpmath.mpf(k) * mpmath.power(10000, -mpmath.mpf(pair) / (dim // 2))
+            assert abs(shift[2 * pair, 2 * pair] - float(mpmath.cos(angle))) < 1e-15
+            assert abs(shift[2 * pair, 2 * pair + 1] - float(mpmath.sin(angle))) < 1e-15
+
+
+@pytest.mark.parametrize("k", [1e300, -(2.0**53) - 2, 2**63, 10**400])
+def test_offsets_beyond_2_53_are_refused_naming_k(k):
+    with pytest.raises(ValueError, match=r"k must .*2\*\*53|k must be finite"):
+        translation_matrix(k, 8)
+
+
+def test_complex_offsets_are_refused():
+    with pytest.raises(TypeError, match="k must be a real number, got a complex number"):
+        translation_matrix(1 + 2j, 8)
+    with pytest.raises(TypeError, match="k must be a real number"):
+        translation_matrix(np.complex128(3), 8)

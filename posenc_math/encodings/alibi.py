@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import check_int, check_table_fits
+from .._validate import check_float_dtype, check_int, check_table_fits
+from ._phase import store_rounded
 
 __all__ = ["alibi_bias", "alibi_key_bias", "alibi_slopes", "causal_mask", "softmax"]
 
@@ -31,18 +32,30 @@ def _power_of_two_slopes(n_heads: int) -> np.ndarray:
     return np.exp2(-8.0 * heads / n_heads)
 
 
-def alibi_slopes(n_heads) -> np.ndarray:
+def _rounded(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``values`` (float64) rounded once to ``dtype``."""
+    if dtype == np.float64:
+        return values
+    out = np.empty(values.shape, dtype=dtype)
+    store_rounded(out, values)
+    return out
+
+
+def alibi_slopes(n_heads, *, dtype="float64") -> np.ndarray:
     """The ALiBi slope of each head.
 
     Parameters
     ----------
     n_heads : int
         Number of attention heads, >= 1.
+    dtype : {"float64", "float32", "float16", "bfloat16"}, default "float64"
+        Number format: the float64 slopes rounded once (``bfloat16`` needs
+        ``pip install 'posenc-math[precision]'``).
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n_heads,)``, float64, every slope in ``(0, 1)``.  For a
+        Shape ``(n_heads,)``, of ``dtype``, every slope in ``(0, 1)``.  For a
         power of two they decrease; otherwise the tail (borrowed from
         ``2 c`` heads, see the module docstring) starts again between the
         first two slopes.
@@ -61,22 +74,33 @@ def alibi_slopes(n_heads) -> np.ndarray:
     array([  2.,   8.,  32., 128.])
     """
     n_heads = check_int("n_heads", n_heads, minimum=1)
+    dtype = check_float_dtype(dtype)
+    check_table_fits((n_heads,), 24, f"n_heads={n_heads}")
     closest = 1 << (n_heads.bit_length() - 1)
     slopes = _power_of_two_slopes(closest)
-    if closest == n_heads:
-        return slopes
-    extra = _power_of_two_slopes(2 * closest)[0::2][: n_heads - closest]
-    return np.concatenate([slopes, extra])
+    if closest != n_heads:
+        extra = _power_of_two_slopes(2 * closest)[0::2][: n_heads - closest]
+        slopes = np.concatenate([slopes, extra])
+    return _rounded(slopes, dtype)
 
 
-def _check_sizes(n_heads, n_positions) -> tuple[int, int]:
+def _check_sizes(n_heads, n_positions, dtype, *, square: bool) -> tuple[int, int, np.dtype]:
+    """Validate the sizes and check the peak memory before any work."""
     n_heads = check_int("n_heads", n_heads, minimum=1)
     n_positions = check_int("n_positions", n_positions, minimum=1)
-    check_table_fits((n_heads, n_positions, n_positions), 8, f"n_heads={n_heads}, n_positions={n_positions}")
-    return n_heads, n_positions
+    dtype = check_float_dtype(dtype)
+    what = f"n_heads={n_heads}, n_positions={n_positions}, dtype={dtype.name}"
+    if square:
+        # the offsets (float64) and the causal mask, plus a float64 head and
+        # the rounding's temporaries for a narrower format
+        extra = 9 * n_positions**2 + (0 if dtype == np.float64 else 24 * n_positions**2)
+        check_table_fits((n_heads, n_positions, n_positions), dtype.itemsize, what, extra_bytes=extra)
+    else:
+        check_table_fits((n_heads, 1, n_positions), dtype.itemsize + 24, what)
+    return n_heads, n_positions, dtype
 
 
-def alibi_bias(n_heads, n_positions, *, causal=True) -> np.ndarray:
+def alibi_bias(n_heads, n_positions, *, causal=True, dtype="float64") -> np.ndarray:
     """The bias ALiBi adds to the attention scores of each head.
 
     Parameters
@@ -91,12 +115,16 @@ def alibi_bias(n_heads, n_positions, *, causal=True) -> np.ndarray:
         setting of the paper, a decoder).  False: ``-m_h |i - j|`` for every
         pair, the symmetric variant that bidirectional encoders with ALiBi
         use (the paper defines no encoder version).
+    dtype : {"float64", "float32", "float16", "bfloat16"}, default "float64"
+        Number format: the float64 bias (each entry one product of a slope
+        and an exact integer offset) rounded once.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n_heads, n_positions, n_positions)``, float64; the
-        diagonal is 0.
+        Shape ``(n_heads, n_positions, n_positions)``, of ``dtype``; the
+        diagonal is 0.  The peak memory (checked before any work) is the
+        output plus about ``9 n_positions**2`` bytes.
 
     Examples
     --------
@@ -109,20 +137,29 @@ def alibi_bias(n_heads, n_positions, *, causal=True) -> np.ndarray:
            [-0.0625,  0.    , -0.0625],
            [-0.125 , -0.0625,  0.    ]])
     """
-    n_heads, n_positions = _check_sizes(n_heads, n_positions)
     if not isinstance(causal, (bool, np.bool_)):
         raise TypeError(f"causal must be True or False, got {causal!r}")
-    positions = np.arange(n_positions, dtype=np.int64)
+    n_heads, n_positions, dtype = _check_sizes(n_heads, n_positions, dtype, square=True)
+    positions = np.arange(n_positions, dtype=np.float64)
     offset = positions[None, :] - positions[:, None]  # j - i, exact integers
-    slopes = alibi_slopes(n_heads)[:, None, None]
+    mask = offset > 0 if causal else None
     if not causal:
-        return slopes * -np.abs(offset)
-    bias = slopes * offset  # -m (i - j), with +0.0 on the diagonal
-    bias[:, offset > 0] = -np.inf
-    return bias
+        np.abs(offset, out=offset)
+        np.negative(offset, out=offset)
+        offset += 0.0  # -0.0 on the diagonal becomes +0.0
+    out = np.empty((n_heads, n_positions, n_positions), dtype=dtype)
+    scratch = None if dtype == np.float64 else np.empty((n_positions, n_positions))
+    for head, slope in enumerate(alibi_slopes(n_heads)):
+        target = out[head] if scratch is None else scratch
+        np.multiply(offset, slope, out=target)  # -m (i - j), +0.0 on the diagonal
+        if mask is not None:
+            np.copyto(target, -np.inf, where=mask)
+        if scratch is not None:
+            store_rounded(out[head], scratch)
+    return out
 
 
-def alibi_key_bias(n_heads, n_positions) -> np.ndarray:
+def alibi_key_bias(n_heads, n_positions, *, dtype="float64") -> np.ndarray:
     """ALiBi as BLOOM computes it: a bias ``m_h j`` on the key position only.
 
     Every query row gets the same bias ``m_h j``, which differs from
@@ -136,12 +173,14 @@ def alibi_key_bias(n_heads, n_positions) -> np.ndarray:
         Number of heads, >= 1.
     n_positions : int
         Sequence length, >= 1.
+    dtype : {"float64", "float32", "float16", "bfloat16"}, default "float64"
+        Number format: the float64 bias rounded once.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n_heads, 1, n_positions)``, float64, broadcasting over the
-        query axis.
+        Shape ``(n_heads, 1, n_positions)``, of ``dtype``, broadcasting over
+        the query axis.
 
     Examples
     --------
@@ -149,9 +188,9 @@ def alibi_key_bias(n_heads, n_positions) -> np.ndarray:
     array([[0.        , 0.0625    , 0.125     , 0.1875    ],
            [0.        , 0.00390625, 0.0078125 , 0.01171875]])
     """
-    n_heads, n_positions = _check_sizes(n_heads, n_positions)
+    n_heads, n_positions, dtype = _check_sizes(n_heads, n_positions, dtype, square=False)
     positions = np.arange(n_positions, dtype=np.float64)
-    return alibi_slopes(n_heads)[:, None, None] * positions[None, None, :]
+    return _rounded(alibi_slopes(n_heads)[:, None, None] * positions[None, None, :], dtype)
 
 
 def causal_mask(n_positions) -> np.ndarray:

@@ -140,12 +140,16 @@ def cosine_similarity_matrix(table: ArrayLike) -> np.ndarray:
 
     Entry ``(i, j)`` is ``<x_i, x_j> / (|x_i| |x_j|)``.  For a position
     table this shows how alike two positions look to the model, whatever the
-    rows' lengths.
+    rows' lengths.  Each row is divided by its largest magnitude before its
+    norm is taken, so rows of any finite size (``1e200`` or ``1e-200``,
+    subnormal numbers included) give the right cosines without overflow or
+    underflow.
 
     Parameters
     ----------
     table : array_like, shape (n_rows, dim)
-        Finite values; no row may be all zeros (its direction is undefined).
+        Finite real values; no row may be exactly all zeros (its direction
+        is undefined: ``ValueError`` naming the row).
 
     Returns
     -------
@@ -160,13 +164,17 @@ def cosine_similarity_matrix(table: ArrayLike) -> np.ndarray:
     array([[ 1.   ,  0.707,  0.   ],
            [ 0.707,  1.   , -0.707],
            [ 0.   , -0.707,  1.   ]])
+    >>> cosine_similarity_matrix([[1e200, 1e200], [1e200, 0.0]]).round(4)
+    array([[1.    , 0.7071],
+           [0.7071, 1.    ]])
     """
     table = check_table("table", table, finite=True, axes="(rows, dim)")
-    norms = np.linalg.norm(table, axis=1)
-    if (norms == 0.0).any():
-        row = int(np.flatnonzero(norms == 0.0)[0])
+    largest = np.abs(table).max(axis=1)
+    if (largest == 0.0).any():
+        row = int(np.flatnonzero(largest == 0.0)[0])
         raise ValueError(f"table row {row} is all zeros; its cosine similarity is undefined")
-    unit = table / norms[:, None]
+    unit = table / largest[:, None]  # every row's largest entry is now +-1: no overflow, no underflow
+    unit /= np.linalg.norm(unit, axis=1)[:, None]
     similarity = unit @ unit.T
     np.fill_diagonal(similarity, 1.0)
     return np.clip(similarity, -1.0, 1.0)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import check_choice, check_int, check_real, check_table_fits
+from .._validate import MAX_POSITION, check_choice, check_int, check_real, check_table_fits
 from ._phase import reduced_angles
-from .sinusoidal import LAYOUTS, _frequencies_extended
+from .sinusoidal import LAYOUTS, _exact_frequencies
 
 __all__ = ["translation_matrix"]
 
@@ -23,7 +23,10 @@ def translation_matrix(k, dim, *, base=10000.0, layout="interleaved", spacing="p
     Parameters
     ----------
     k : int or float
-        The offset; any finite real number (negative shifts backwards).
+        The offset, a real number with ``|k| <= 2**53`` (negative shifts
+        backwards).  Larger offsets are refused: a float64 there is not even
+        an integer apart from its neighbours, and the library promises exact
+        angles only up to ``2**53``.
     dim : int
         Even width of the encoding, >= 2.
     base, layout, spacing
@@ -32,7 +35,18 @@ def translation_matrix(k, dim, *, base=10000.0, layout="interleaved", spacing="p
     Returns
     -------
     numpy.ndarray
-        Shape ``(dim, dim)``, float64, orthogonal.
+        Shape ``(dim, dim)``, float64, orthogonal.  Every entry is within
+        1e-15 of the exact ``cos(k w_i)`` or ``sin(k w_i)`` for the float64
+        value of ``k`` (exact angle reduction, see
+        ``posenc_math.encodings._phase``).
+
+    Raises
+    ------
+    ValueError
+        ``|k| > 2**53``, ``k`` not finite, an odd or too small ``dim``, or a
+        bad ``base``/``layout``/``spacing``.
+    TypeError
+        ``k`` not a real number (complex numbers included).
 
     Examples
     --------
@@ -46,6 +60,10 @@ def translation_matrix(k, dim, *, base=10000.0, layout="interleaved", spacing="p
            [-1.,  0.]])
     """
     k = check_real("k", k)
+    if abs(k) > MAX_POSITION:
+        raise ValueError(
+            f"k must satisfy |k| <= 2**53 (= {MAX_POSITION}), where the rotation angles k w are exact; got k={k!r}"
+        )
     dim = check_int("dim", dim, minimum=2)
     layout = check_choice("layout", layout, LAYOUTS)
     if dim % 2:
@@ -54,7 +72,7 @@ def translation_matrix(k, dim, *, base=10000.0, layout="interleaved", spacing="p
             "(the padding column of an odd table is constant; use dim - 1)"
         )
     check_table_fits((dim, dim), 8, f"dim={dim}")
-    angles = reduced_angles(np.array(k), _frequencies_extended(dim, base, spacing))
+    angles = reduced_angles(np.array(k), _exact_frequencies(dim, base, spacing), name="k")
     cos, sin = np.cos(angles), np.sin(angles)
     n_pairs = dim // 2
     if layout == "interleaved":
