@@ -313,6 +313,26 @@ def _codeautolink_cache_of_myst_pages(app) -> None:
         ]
 
 
+def _codeautolink_untitled_sections(app) -> None:
+    """sphinx-codeautolink (0.19) pops a title for every section it leaves,
+    and crashes (``pop from empty list``) on sections without a title, such
+    as sphinx-exercise's solution nodes: pop only titles that were pushed."""
+    try:
+        from sphinx_codeautolink.extension.block import CodeBlockAnalyser
+    except ImportError:
+        return
+    if getattr(CodeBlockAnalyser.depart_section, "posenc_tolerant", False):
+        return
+    original = CodeBlockAnalyser.depart_section
+
+    def depart_section(self, node) -> None:
+        if self.title_stack and node.next_node(nodes.title) is not None:
+            original(self, node)
+
+    depart_section.posenc_tolerant = True  # type: ignore[attr-defined]
+    CodeBlockAnalyser.depart_section = depart_section  # type: ignore[method-assign]
+
+
 def _note_pdf(app, env, added, changed, removed) -> list[str]:
     """When the PDF appears or disappears, every page's link changes: rewrite them."""
     present = _pdf_source(app) is not None
@@ -338,5 +358,6 @@ def setup(app) -> dict:
     app.connect("build-finished", _copy_pdf)
     app.connect("build-finished", _codeautolink_every_written_page, priority=100)
     app.connect("builder-inited", _codeautolink_cache_of_myst_pages, priority=900)
+    app.connect("builder-inited", _codeautolink_untitled_sections)
     app.add_css_file("posenc-reader.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
