@@ -330,7 +330,7 @@ def _codeautolink_untitled_sections(app) -> None:
             original(self, node)
 
     depart_section.posenc_tolerant = True  # type: ignore[attr-defined]
-    CodeBlockAnalyser.depart_section = depart_section  # type: ignore[method-assign]
+    CodeBlockAnalyser.depart_section = depart_section
 
 
 def _note_pdf(app, env, added, changed, removed) -> list[str]:
