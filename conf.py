@@ -104,3 +104,45 @@ napoleon_use_rtype = False
 bibtex_bibfiles = ["docs/references.bib", "docs/references-learned.bib", "docs/references-beyond.bib"]
 bibtex_default_style = "alpha"
 bibtex_reference_style = "author_year"
+
+# --- The reader's toolkit (issue 11) -------------------------------------------
+# Code in posenc_math.sphinx_reader (notebook downloads, PDF link, "Cite this
+# page"); the rest is configuration of the extensions that do the work.
+extensions += [
+    "sphinx_copybutton",
+    "sphinx_codeautolink",
+    "sphinx_sitemap",
+    "sphinxext.opengraph",
+    "posenc_math.sphinx_reader",
+]
+html_title = f"posenc-math {release}"
+# Read the Docs sets READTHEDOCS_CANONICAL_URL; elsewhere POSENC_BASEURL, else
+# the address .readthedocs.yaml publishes to under the project's name.
+html_baseurl = os.environ.get("READTHEDOCS_CANONICAL_URL") or os.environ.get(
+    "POSENC_BASEURL", "https://posenc-math.readthedocs.io/en/latest/"
+)
+posenc_reader_pdf = "_build/latex/posenc-math.pdf"  # copied into the site and linked when built
+# Copy code without prompts (>>>, ..., $, In [1]:) and without outputs; cell
+# outputs get no button.
+copybutton_prompt_text = r">>> |\.\.\. |\$ |In \[\d*\]: | {2,5}\.\.\.: "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
+copybutton_exclude = ".linenos, .gp, .go"
+copybutton_selector = ":not(.output) > div.highlight pre"
+# Names in code cells link to the API page; a notebook's cells are one program.
+codeautolink_concat_default = True
+# Sphinx trims "# doctest: +FLAG" comments from docstring examples, and then
+# codeautolink cannot match that example to its HTML: the block keeps plain
+# highlighting (tests/test_sphinx_reader.py checks that code cells do link).
+suppress_warnings = ["codeautolink.match_block"]
+sitemap_url_scheme = "{link}"
+sitemap_excludes = ["search.html", "genindex.html"]
+ogp_site_url = html_baseurl
+ogp_social_cards = {"enable": False}  # no generated images, no remote ones
+# --- PDF edition: `make pdf` (xelatex through latexmk) -------------------------
+latex_engine = "xelatex"
+latex_documents = [("index", "posenc-math.tex", "posenc-math", author, "manual")]
+# A character the fonts lack is logged (tests/test_pdf.py reads the log).
+latex_elements = {"papersize": "a4paper", "preamble": r"\tracinglostchars=2"}
+latex_show_urls = "footnote"
+nb_mime_priority_overrides = [("latex", "image/png", 5), ("latex", "image/svg+xml", None)]
