@@ -12,11 +12,12 @@ MATHJAX := _static/mathjax/tex-mml-chtml.js
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export PYTHONHASHSEED := 0
 
-.PHONY: help html lint test verify bench serve linkcheck clean distclean
+.PHONY: help html pdf pdf-if-tex lint test verify bench serve linkcheck clean distclean
 
 help:
 	@echo "make html    build the site into $(BUILD)/html (executes every notebook)"
-	@echo "make test    run all tests: lint, unit, doctests, theorems, site build, site in Chromium"
+	@echo "make pdf     build the PDF edition into $(BUILD)/latex/posenc-math.pdf (needs TeX: see .ci/run)"
+	@echo "make test    run all tests: lint, unit, doctests, theorems, PDF, site build, site in Chromium"
 	@echo "make lint    ruff check, ruff format --check, mypy posenc_math"
 	@echo "make verify  re-check every derivation (posenc-math verify)"
 	@echo "make bench   measure speed ratios on this machine"
@@ -41,12 +42,17 @@ $(VENV)/.test-installed: pyproject.toml $(VENV)/.docs-installed
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-# MathJax served from the site itself: no CDN, no third-party request.
+# MathJax 4 served from the site itself: no CDN, no third-party request.
+# Its font (the newcm package) goes to _static/mathjax/fonts/, where
+# conf.py's mathjax4_config points MathJax's [fonts] path; without it
+# MathJax 4 fetches the font from a CDN (TRAPS.md, "Math offline").
 $(MATHJAX): node_modules/.package-lock.json
 	rm -rf _static/mathjax
-	mkdir -p _static/mathjax
-	cd node_modules/mathjax/es5 && cp -r --parents tex-mml-chtml.js a11y ui sre \
-	    input/tex/extensions output/chtml $(CURDIR)/_static/mathjax/
+	mkdir -p _static/mathjax/fonts/mathjax-newcm-font
+	cd node_modules/mathjax && cp -r --parents tex-mml-chtml.js a11y ui sre input output \
+	    $(CURDIR)/_static/mathjax/
+	cd node_modules/@mathjax/mathjax-newcm-font && cp -r --parents package.json chtml.js chtml \
+	    $(CURDIR)/_static/mathjax/fonts/mathjax-newcm-font/
 	touch $@
 
 # The one sphinx-build command: tests and tools/bench_site.py run
@@ -57,6 +63,20 @@ html: $(VENV)/.docs-installed $(MATHJAX)
 	$(BIN)/python tools/execute_notebooks.py $(BUILD)/.jupyter_cache docs/*.md
 	$(BIN)/sphinx-build $(SPHINXOPTS) -b html -c . -d $(BUILD)/doctrees docs $(BUILD)/html
 
+# The PDF edition: Sphinx's LaTeX builder, then xelatex through latexmk (the
+# Makefile and latexmkrc Sphinx writes).  Debian packages: see TEX_PACKAGES in
+# .ci/run.  Its own doctrees, so the HTML build's stay untouched.  A later
+# `make html` copies the PDF into the site and links it.
+pdf: $(VENV)/.docs-installed
+	$(BIN)/sphinx-build $(SPHINXOPTS) -b latex -c . -d $(BUILD)/doctrees-latex docs $(BUILD)/latex
+	$(MAKE) -C $(BUILD)/latex all-pdf LATEXMKOPTS="-halt-on-error -interaction=nonstopmode -silent"
+
+# make test builds the PDF first where TeX is installed, so the site links
+# it; elsewhere the PDF test skips (in CI it fails) naming what to install.
+pdf-if-tex:
+	@if command -v xelatex >/dev/null 2>&1 && command -v latexmk >/dev/null 2>&1; then \
+	    $(MAKE) pdf; else echo "no xelatex/latexmk: not building the PDF (see .ci/run)"; fi
+
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -65,6 +85,7 @@ lint: $(VENV)/.test-installed
 # lint first: a style or type error fails fast, before the site is built.
 test: $(VENV)/.test-installed
 	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory pdf-if-tex
 	$(MAKE) --no-print-directory html
 	$(BIN)/python -m pytest
 

@@ -25,9 +25,13 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
     "sphinx_proof",
+    "sphinx_exercise",
+    # folds the solutions (sphinx-exercise's ":class: dropdown")
+    "sphinx_togglebutton",
     "sphinxcontrib.bibtex",
     "posenc_math.sphinxext",  # theorems checked while the pages are built
     "posenc_math.sphinx_site",  # accessible HTML, the same bytes from every build
+    "posenc_math.sphinx_figures",  # every figure opens full size on a tap
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
@@ -44,9 +48,29 @@ nb_merge_streams = True
 
 # --- Math, served from this site (no CDN) ----------------------------------
 mathjax_path = "mathjax/tex-mml-chtml.js"
-# MathJax 3 finds its fonts and on-demand extensions relative to its own
-# script ([mathjax]/output/chtml/fonts/woff-v2), which the Makefile copies
-# beside it.
+# MathJax 4 finds its on-demand extensions relative to its own script
+# ([mathjax]/input/tex/...), but its font under [fonts], a CDN by default:
+# the Makefile copies the font package to _static/mathjax/fonts/.  Long
+# displayed formulas break into lines at the width of their box (a formula
+# that cannot break scrolls inside its box, _static/posenc.css); in-line
+# formulas break at the end of a line of text (MathJax 4's default, kept).
+# Screen readers get hidden MathML beside each formula (as with MathJax 3)
+# instead of MathJax 4's generated speech, which took about 15 s per page.
+mathjax4_config = {
+    "loader": {"paths": {"fonts": "[mathjax]/fonts"}},
+    "output": {"displayOverflow": "linebreak", "linebreaks": {"inline": True, "width": "100%"}},
+    "options": {
+        "menuOptions": {
+            "settings": {
+                "overflow": "Linebreak",
+                "enrich": False,
+                "speech": False,
+                "braille": False,
+                "assistiveMml": True,
+            }
+        }
+    },
+}
 
 # --- Theme -------------------------------------------------------------------
 html_theme = "furo"
@@ -80,3 +104,45 @@ napoleon_use_rtype = False
 bibtex_bibfiles = ["docs/references.bib", "docs/references-learned.bib", "docs/references-beyond.bib"]
 bibtex_default_style = "alpha"
 bibtex_reference_style = "author_year"
+
+# --- The reader's toolkit (issue 11) -------------------------------------------
+# Code in posenc_math.sphinx_reader (notebook downloads, PDF link, "Cite this
+# page"); the rest is configuration of the extensions that do the work.
+extensions += [
+    "sphinx_copybutton",
+    "sphinx_codeautolink",
+    "sphinx_sitemap",
+    "sphinxext.opengraph",
+    "posenc_math.sphinx_reader",
+]
+html_title = f"posenc-math {release}"
+# Read the Docs sets READTHEDOCS_CANONICAL_URL; elsewhere POSENC_BASEURL, else
+# the address .readthedocs.yaml publishes to under the project's name.
+html_baseurl = os.environ.get("READTHEDOCS_CANONICAL_URL") or os.environ.get(
+    "POSENC_BASEURL", "https://posenc-math.readthedocs.io/en/latest/"
+)
+posenc_reader_pdf = "_build/latex/posenc-math.pdf"  # copied into the site and linked when built
+# Copy code without prompts (>>>, ..., $, In [1]:) and without outputs; cell
+# outputs get no button.
+copybutton_prompt_text = r">>> |\.\.\. |\$ |In \[\d*\]: | {2,5}\.\.\.: "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
+copybutton_exclude = ".linenos, .gp, .go"
+copybutton_selector = ":not(.output) > div.highlight pre"
+# Names in code cells link to the API page; a notebook's cells are one program.
+codeautolink_concat_default = True
+# Sphinx trims "# doctest: +FLAG" comments from docstring examples, and then
+# codeautolink cannot match that example to its HTML: the block keeps plain
+# highlighting (tests/test_sphinx_reader.py checks that code cells do link).
+suppress_warnings = ["codeautolink.match_block"]
+sitemap_url_scheme = "{link}"
+sitemap_excludes = ["search.html", "genindex.html"]
+ogp_site_url = html_baseurl
+ogp_social_cards = {"enable": False}  # no generated images, no remote ones
+# --- PDF edition: `make pdf` (xelatex through latexmk) -------------------------
+latex_engine = "xelatex"
+latex_documents = [("index", "posenc-math.tex", "posenc-math", author, "manual")]
+# A character the fonts lack is logged (tests/test_pdf.py reads the log).
+latex_elements = {"papersize": "a4paper", "preamble": r"\tracinglostchars=2"}
+latex_show_urls = "footnote"
+nb_mime_priority_overrides = [("latex", "image/png", 5), ("latex", "image/svg+xml", None)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+from typing import cast
 
 import numpy as np
 
@@ -76,7 +77,7 @@ def check_real(name: str, value: object) -> float:
     try:
         value = float(value)
     except OverflowError:
-        bits = int(value).bit_length()
+        bits = int(cast(numbers.Integral, value)).bit_length()  # only integers overflow float()
         raise ValueError(f"{name} must be finite, got an integer of {bits} bits, too large for a float") from None
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value!r}")

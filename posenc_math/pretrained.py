@@ -32,6 +32,8 @@ from numpy.typing import DTypeLike
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
+from ._extras import require
+
 __all__ = [
     "INSTALL_HINT",
     "MODEL_NAME",
@@ -178,7 +180,7 @@ def load_tensor(name: str, path: str | os.PathLike[str] | None = None, *, dtype:
     -------
     numpy.ndarray
     """
-    from safetensors import safe_open
+    safe_open = require("safetensors", "pretrained", "posenc_math.pretrained").safe_open
 
     path = verify_file(_resolve(path, "model.safetensors", "path"), MODEL_SHA256)
     if not isinstance(name, str):
@@ -258,7 +260,7 @@ def load_tokenizer(path: str | os.PathLike[str] | None = None) -> Tokenizer:
     >>> load_tokenizer().encode("Positions matter.").tokens
     ['[CLS]', 'positions', 'matter', '.', '[SEP]']
     """
-    from tokenizers import Tokenizer
+    Tokenizer = require("tokenizers", "pretrained", "posenc_math.pretrained").Tokenizer
 
     path = verify_file(_resolve(path, "tokenizer.json", "path"), TOKENIZER_SHA256)
     tokenizer = Tokenizer.from_file(str(path))

@@ -43,3 +43,24 @@ def test_bibtex_keys_are_unique_across_bib_files():
     duplicates = sorted({key for key in keys if keys.count(key) > 1})
     assert not duplicates, f"keys defined in more than one .bib file: {duplicates}"
     assert len(keys) > 10
+
+
+def test_zenodo_metadata_agrees_with_citation_cff_and_the_package():
+    import json
+
+    zenodo = json.loads((ROOT / ".zenodo.json").read_text(encoding="utf-8"))
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert zenodo["version"] == str(citation["version"]) == posenc_math.__version__
+    assert zenodo["title"] == citation["title"]
+    assert zenodo["license"] == citation["license"]
+    assert [creator["name"] for creator in zenodo["creators"]] == [author["name"] for author in citation["authors"]]
+    assert zenodo["upload_type"] == "software" and zenodo["description"]
+
+
+def test_changelog_has_an_entry_for_the_current_version():
+    import re
+
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    versions = re.findall(r"^## \[([^\]]+)\]", changelog, flags=re.M)
+    assert versions[0] == "Unreleased" or versions[0] == posenc_math.__version__, versions
+    assert posenc_math.__version__ in versions, f"CHANGELOG.md has no section for {posenc_math.__version__}"

@@ -310,8 +310,8 @@ def test_paper_interleaved(name, reference, dim):
     [("pytorch-tutorial", reference_pytorch_tutorial), ("annotated-transformer", reference_annotated_transformer)],
 )
 def test_paper_interleaved_fails_for_odd_width_like_the_code(name, reference):
-    with pytest.raises(ValueError):
-        reference(10, 7)  # numpy: could not broadcast (torch: RuntimeError)
+    with pytest.raises(ValueError):  # noqa: PT011 (numpy's broadcast message; torch raises RuntimeError)
+        reference(10, 7)
     with pytest.raises(ValueError, match="odd dim"):
         convention_table(name, np.arange(10), 7)
 
@@ -370,8 +370,8 @@ def test_llama(rng, dim, base):
 
 
 def test_llama_odd_head_fails_like_the_code(rng):
-    with pytest.raises(ValueError):
-        reference_llama(np.ones((2, 7)), [0, 1])  # cos has 8 columns, the head 7
+    with pytest.raises(ValueError):  # noqa: PT011 (numpy's broadcast message: cos has 8 columns, the head 7)
+        reference_llama(np.ones((2, 7)), [0, 1])
     with pytest.raises(ValueError, match="odd rotary"):
         convention_rotate("hf-llama", np.ones((2, 7)), [0, 1])
 

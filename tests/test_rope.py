@@ -768,3 +768,16 @@ def test_rope_keeps_low_precision_dtypes_rounding_once(dtype_name, rng):
 def test_variant_bad_input_is_named(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+@pytest.mark.parametrize("position", [10**5 + 3, 10**9 + 7, 2**31 - 7, -(2**31) + 5])
+def test_rope_angles_exact_at_large_positions(position):
+    """RoPE's default frequencies form p * w exactly: within 1e-14 of 40-digit values up to |p| = 2**31."""
+    dim = 16
+    x = np.tile([1.0, 0.0], dim // 2)[None, :]
+    out = rope(x, [position], layout="interleaved")[0]
+    with mpmath.workdps(40):
+        for j in range(dim // 2):
+            angle = position * mpmath.mpf(10000) ** (-mpmath.mpf(2 * j) / dim)
+            assert abs(out[2 * j] - float(mpmath.cos(angle))) < 1e-14
+            assert abs(out[2 * j + 1] - float(mpmath.sin(angle))) < 1e-14

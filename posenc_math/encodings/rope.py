@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from .._validate import check_base, check_choice, check_int, check_real, check_table_fits
-from ._phase import frequencies_extended, reduced_angles
+from ._phase import DoubleDouble, exact_frequencies, frequencies_extended, reduced_angles
 
 __all__ = [
     "ROPE_TYPES",
@@ -83,6 +83,17 @@ def _check_rotary_dim(dim) -> int:
 def _default_frequencies(dim: int, base: float) -> np.ndarray:
     """``base ** (-2 j / dim)`` in extended precision."""
     return frequencies_extended(dim // 2, base, dim // 2)
+
+
+def _angle_frequencies(dim: int, base: float) -> DoubleDouble:
+    """``base ** (-2 j / dim)`` as exact double-doubles, for forming angles.
+
+    :func:`~posenc_math.encodings._phase.reduced_angles` forms ``p w``
+    exactly from these, so RoPE angles stay within about 2e-16 of the exact
+    reduced angle for every ``|p| <= 2**31`` (longdouble frequencies alone
+    leave about 4e-11 there).
+    """
+    return exact_frequencies(dim // 2, base, dim // 2)
 
 
 def _positive(name: str, value) -> float:
@@ -713,7 +724,7 @@ def rope(
 
     positions = _positions_array(positions)
     _check_positions_fit(positions, values.shape[:-1])
-    freqs = _default_frequencies(width, check_base(base)) if inv_freq is None else _frequencies_array(inv_freq, n_pairs)
+    freqs = _angle_frequencies(width, check_base(base)) if inv_freq is None else _frequencies_array(inv_freq, n_pairs)
 
     check_table_fits(values.shape, 8, f"x of shape {values.shape}")
     angles = reduced_angles(positions, freqs)  # positions.shape + (n_pairs,)
@@ -898,8 +909,9 @@ def _query_key_pairs(query, key, inv_freq, base):
         raise ValueError(f"query and key must have the same shape, got {query.shape} and {key.shape}")
     dim = query.shape[0]
     n_pairs = dim // 2
+    freqs: DoubleDouble | np.ndarray
     if inv_freq is None:
-        freqs = _default_frequencies(dim, check_base(base))
+        freqs = _angle_frequencies(dim, check_base(base))
     else:
         freqs = np.asarray(inv_freq)
         if freqs.dtype.kind not in "iuf" or freqs.shape != (n_pairs,) or not np.isfinite(freqs).all():

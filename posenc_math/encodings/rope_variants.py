@@ -25,7 +25,7 @@ import numbers
 import numpy as np
 
 from .._validate import check_base, check_choice, check_int, check_real, check_table_fits
-from ._phase import frequencies_extended, reduced_angles
+from ._phase import DoubleDouble, exact_frequencies, reduced_angles
 from .rope import (
     LAYOUTS,
     _attention_factor,
@@ -69,6 +69,13 @@ def _axis_positions(positions, n_axes: int | None, rows: tuple[int, ...]) -> np.
 
 def _finish(out: np.ndarray, out_dtype: np.dtype) -> np.ndarray:
     return out if out_dtype == np.float64 else out.astype(out_dtype)
+
+
+def _pairs_slice(freqs, start: int, stop: int):
+    """Frequencies ``start:stop`` of an array or of a double-double ``(hi, lo)``."""
+    if isinstance(freqs, tuple):
+        return tuple(part[start:stop] for part in freqs)
+    return freqs[start:stop]
 
 
 def mrope(x, positions, sections, *, base=10000.0, inv_freq=None, attention_factor=1.0) -> np.ndarray:
@@ -133,7 +140,7 @@ def mrope(x, positions, sections, *, base=10000.0, inv_freq=None, attention_fact
     sections = _sections(sections, n_pairs)
     positions = _axis_positions(positions, 3, values.shape[:-1])
     freqs = (
-        frequencies_extended(n_pairs, check_base(base), n_pairs)
+        exact_frequencies(n_pairs, check_base(base), n_pairs)
         if inv_freq is None
         else _frequencies_array(inv_freq, n_pairs)
     )
@@ -143,7 +150,7 @@ def mrope(x, positions, sections, *, base=10000.0, inv_freq=None, attention_fact
     angles = np.concatenate(
         [
             np.broadcast_to(
-                reduced_angles(positions[s], freqs[bounds[s] : bounds[s + 1]]),
+                reduced_angles(positions[s], _pairs_slice(freqs, bounds[s], bounds[s + 1])),
                 (*positions.shape[1:], sections[s]),
             )
             for s in range(3)
@@ -357,13 +364,14 @@ def axial_rope(x, positions, *, base=10000.0, inv_freq=None, layout="interleaved
                 f"dim (the last axis of x, {dim}) must split into {n_axes} blocks of an even number of features "
                 "(one per axis); or give inv_freq to rotate fewer features"
             )
-        freqs = frequencies_extended(axis_dim // 2, check_base(base), axis_dim // 2)
+        freqs: DoubleDouble | np.ndarray = exact_frequencies(axis_dim // 2, check_base(base), axis_dim // 2)
     else:
-        freqs = _frequencies_array(inv_freq, None)
-        axis_dim = 2 * freqs.shape[0]
+        given = _frequencies_array(inv_freq, None)
+        freqs = given
+        axis_dim = 2 * given.shape[0]
         if axis_dim * n_axes > dim:
             raise ValueError(
-                f"inv_freq has {freqs.shape[0]} frequencies, so {n_axes} axes rotate {axis_dim * n_axes} features; "
+                f"inv_freq has {given.shape[0]} frequencies, so {n_axes} axes rotate {axis_dim * n_axes} features; "
                 f"x has only dim = {dim}"
             )
     check_table_fits(values.shape, 8, f"x of shape {values.shape}")
@@ -476,7 +484,7 @@ def xpos(
     _check_positions_fit(positions, values.shape[:-1])
     n_pairs = dim // 2
     freqs = (
-        frequencies_extended(n_pairs, check_base(base), n_pairs)
+        exact_frequencies(n_pairs, check_base(base), n_pairs)
         if inv_freq is None
         else _frequencies_array(inv_freq, n_pairs)
     )

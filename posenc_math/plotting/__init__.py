@@ -5,6 +5,7 @@ only here.  Every helper returns the :class:`matplotlib.figure.Figure` it
 drew, draws nothing random, and labels its axes.
 """
 
+from .._extras import require_available
 from .beyond import (
     alibi_bias_maps,
     alibi_slope_plot,
@@ -35,6 +36,9 @@ from .rope_variants import (
 from .rotation import dials_animation, rope_pair_rotation
 from .sinusoid import bits_and_waves, clock_hands, offset_curve, table_panels, wavelength_plot
 from .tables import heatmap
+
+# matplotlib is imported inside each helper; without it, say now which extra installs it.
+require_available("matplotlib", "plot", "posenc_math.plotting")
 
 __all__ = [
     "FEATURE_SCHEMES",

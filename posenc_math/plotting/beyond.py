@@ -72,10 +72,10 @@ def t5_bucket_map(
 ) -> Figure:
     """T5's buckets: against the offset, and over a (query, key) grid.
 
-    Three panels: the bucket of each offset ``key - query`` for the
+    Three panels: on top, the bucket of each offset ``key - query`` for the
     encoder (bidirectional) and the decoder (unidirectional), with the
-    ``max_distance`` marked; then the bucket of every (query, key) pair for
-    each of the two.
+    ``max_distance`` marked; below it, the bucket of every (query, key) pair
+    for each of the two.
 
     Parameters
     ----------
@@ -101,9 +101,10 @@ def t5_bucket_map(
     max_offset = check_int("max_offset", max_offset, minimum=1)
     n_positions = check_int("n_positions", n_positions, minimum=1)
     offsets = np.arange(-max_offset, max_offset + 1)
-    figure, (line_axes, encoder_axes, decoder_axes) = plt.subplots(
-        1, 3, figsize=(11, 3.6), layout="constrained", gridspec_kw={"width_ratios": [1.3, 1, 1]}
-    )
+    # The line on top, the two grids below it: readable at a phone's width.
+    figure = plt.figure(figsize=(6.4, 6.6), layout="constrained")
+    panels = figure.subplot_mosaic([["line", "line"], ["encoder", "decoder"]], height_ratios=[1, 1.1])
+    line_axes, encoder_axes, decoder_axes = panels["line"], panels["encoder"], panels["decoder"]
     for bidirectional, colour, style, label in (
         (True, _COLOURS[0], "-", "encoder (bidirectional)"),
         (False, _COLOURS[1], "--", "decoder (unidirectional)"),
@@ -227,8 +228,8 @@ def alibi_slope_plot(head_counts: Sequence[int] = (8, 12, 16, 32)) -> Figure:
 def alibi_bias_maps(n_heads: int = 8, n_positions: int = 24, *, head: int = 0) -> Figure:
     """The causal ALiBi bias: one head's matrix, and the last row of every head.
 
-    Left: the bias ``-m (i - j)`` of one head over the (query, key) grid,
-    masked entries (``j > i``) blank.  Right: the bias the last query puts
+    Top: the bias ``-m (i - j)`` of one head over the (query, key) grid,
+    masked entries (``j > i``) blank.  Bottom: the bias the last query puts
     on each key, one line per head: straight lines of slope ``m_h``.
 
     Parameters
@@ -263,7 +264,10 @@ def alibi_bias_maps(n_heads: int = 8, n_positions: int = 24, *, head: int = 0) -
             return f"1/{fraction.denominator}"
         return f"{value:.4g}"
 
-    figure, (matrix_axes, line_axes) = plt.subplots(1, 2, figsize=(9.5, 3.8), layout="constrained")
+    # One panel under the other, so that a phone shows each at full width.
+    figure, (matrix_axes, line_axes) = plt.subplots(
+        2, 1, figsize=(6.4, 7.4), layout="constrained", height_ratios=[1.15, 1]
+    )
     image = matrix_axes.imshow(np.ma.masked_invalid(bias[head]), cmap="cividis", interpolation="nearest")
     matrix_axes.set_title(f"head {head + 1} of {n_heads}, m = {slope_label(slopes[head])}")
     matrix_axes.set_xlabel("key position j")

@@ -140,7 +140,7 @@ def position_vectors(
 
 
 def similarity_matrices(tables: dict[str, ArrayLike], *, limit: int | None = None) -> Figure:
-    """Cosine-similarity matrices of position tables, side by side.
+    """Cosine-similarity matrices of position tables, one under the other.
 
     Parameters
     ----------
@@ -165,11 +165,13 @@ def similarity_matrices(tables: dict[str, ArrayLike], *, limit: int | None = Non
 
     if not isinstance(tables, dict) or not tables:
         raise TypeError("tables must be a non-empty dict of title -> table")
+    # One matrix under the other: side by side, three matrices shrink to a
+    # third of a phone's width each.
     figure, axes_list = plt.subplots(
-        1, len(tables), figsize=(4.2 * len(tables) + 0.8, 4.0), layout="constrained", squeeze=False
+        len(tables), 1, figsize=(4.8, 4.0 * len(tables)), layout="constrained", squeeze=False
     )
     image = None
-    for axes, (title, table) in zip(axes_list[0], tables.items(), strict=False):
+    for axes, (title, table) in zip(axes_list[:, 0], tables.items(), strict=True):
         table = check_table(f"tables[{title!r}]", table)
         if limit is not None:
             table = table[:limit]
@@ -185,7 +187,7 @@ def similarity_matrices(tables: dict[str, ArrayLike], *, limit: int | None = Non
         axes.set_xlabel("position")
         axes.set_ylabel("position")
     assert image is not None  # at least one panel was drawn (checked above)
-    figure.colorbar(image, ax=axes_list[0].tolist(), label="cosine similarity", shrink=0.9)
+    figure.colorbar(image, ax=axes_list[:, 0].tolist(), label="cosine similarity", shrink=0.9 / len(tables))
     return figure
 
 
@@ -195,7 +197,9 @@ def embedding_sum(
     """A sentence's token embeddings, position embeddings and their sum.
 
     Three heatmaps with one row per token (labelled with the token) and a
-    shared colour scale, read left to right as ``token + position = input``.
+    shared colour scale, read left to right as ``token + position = sum``. (BERT-style models
+    apply a LayerNorm to the sum before the first layer; the third panel is
+    the sum itself.)
 
     Parameters
     ----------
@@ -216,7 +220,7 @@ def embedding_sum(
     >>> values = np.ones((2, 4))
     >>> figure = embedding_sum(["a", "b"], values, values, 2 * values)
     >>> [axes.get_title() for axes in figure.axes[:3]]
-    ['token embedding', '+ position embedding', '= input to the first layer']
+    ['token embedding', '+ position embedding', '= sum (before LayerNorm)']
     """
     import matplotlib.pyplot as plt
 
@@ -232,8 +236,8 @@ def embedding_sum(
         parts = [part[:, :max_dims] for part in parts]
     limit = max(float(np.abs(part).max()) for part in parts) or 1.0
     figure, axes_list = plt.subplots(1, 3, figsize=(11, 0.28 * len(tokens) + 1.6), sharey=True, layout="constrained")
-    titles = ["token embedding", "+ position embedding", "= input to the first layer"]
-    for axes, part, title in zip(axes_list, parts, titles, strict=False):
+    titles = ["token embedding", "+ position embedding", "= sum (before LayerNorm)"]
+    for axes, part, title in zip(axes_list, parts, titles, strict=True):
         image = axes.imshow(part, aspect="auto", cmap="RdBu_r", vmin=-limit, vmax=limit, interpolation="nearest")
         axes.set_title(title, fontsize=10)
         axes.set_xlabel("dimension")
@@ -310,7 +314,7 @@ def embedding_difference(
 def pca_positions(projection: ArrayLike, explained: ArrayLike, *, label_every: int = 100, n_first: int = 40) -> Figure:
     """The positions of a table in the plane of its first two principal components.
 
-    Left: every position as a point, coloured by position.  Right: the two
+    Top: every position as a point, coloured by position.  Bottom: the two
     coordinates against the position for the first ``n_first`` positions,
     which shows how the points move from one position to the next (two
     curves a quarter period apart mean the positions go round a circle).
@@ -324,7 +328,7 @@ def pca_positions(projection: ArrayLike, explained: ArrayLike, *, label_every: i
     label_every : int, default 100
         Write the position number next to every ``label_every``-th point.
     n_first : int, default 40
-        Positions shown in the right panel.
+        Positions shown in the bottom panel.
 
     Returns
     -------
@@ -348,9 +352,7 @@ def pca_positions(projection: ArrayLike, explained: ArrayLike, *, label_every: i
         )
     label_every = check_int("label_every", label_every, minimum=1)
     n_first = min(check_int("n_first", n_first, minimum=2), len(projection))
-    figure, (plane, curves) = plt.subplots(
-        1, 2, figsize=(10.5, 4.2), layout="constrained", gridspec_kw={"width_ratios": [1.15, 1]}
-    )
+    figure, (plane, curves) = plt.subplots(2, 1, figsize=(6.4, 8.2), layout="constrained", height_ratios=[1.5, 1])
     points = plane.scatter(projection[:, 0], projection[:, 1], c=np.arange(len(projection)), cmap="cividis", s=9)
     for position in range(0, len(projection), label_every):
         plane.annotate(str(position), projection[position], textcoords="offset points", xytext=(4, 4), fontsize=8)
@@ -372,11 +374,11 @@ def pca_positions(projection: ArrayLike, explained: ArrayLike, *, label_every: i
 def naive_alternatives(*, n_positions: int = 16, short: int = 5, long: int = 17) -> Figure:
     """Three naive position codes and what goes wrong with each.
 
-    Left: raw counting, ``p`` itself, grows without bound.  Middle:
+    Top: raw counting, ``p`` itself, grows without bound.  Middle:
     counting normalised to ``[0, 1]``, ``p / (n - 1)``, for a ``short`` and a
     ``long`` sequence: the same position gets a different value and the step
     between neighbours is ``1 / (n - 1)``, so it depends on the length.
-    Right: the bits of ``p`` (:func:`posenc_math.binary`), which are bounded
+    Bottom: the bits of ``p`` (:func:`posenc_math.binary`), which are bounded
     and length-independent but discrete, and jump: going from 7 to 8 flips
     four bits at once.
 
@@ -395,7 +397,7 @@ def naive_alternatives(*, n_positions: int = 16, short: int = 5, long: int = 17)
     n_positions = check_int("n_positions", n_positions, minimum=2)
     short = check_int("short", short, minimum=2)
     long = check_int("long", long, minimum=2)
-    figure, (count_axes, norm_axes, bit_axes) = plt.subplots(1, 3, figsize=(11, 3.3), layout="constrained")
+    figure, (count_axes, norm_axes, bit_axes) = plt.subplots(3, 1, figsize=(6.4, 8.1), layout="constrained")
     positions = np.arange(n_positions)
     count_axes.plot(positions, positions, marker="o", markersize=3)
     count_axes.set_title("raw count p")

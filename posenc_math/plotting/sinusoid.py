@@ -92,10 +92,10 @@ def wavelength_plot(wavelengths: dict[str, ArrayLike], *, base: float | None = N
 def clock_hands(tables: dict[str, ArrayLike], *, n_pairs: int = 4, n_positions: int | None = None) -> Figure:
     """Each sine/cosine pair as the hand of a dial, and whether rows repeat.
 
-    One row of panels per table.  Panel ``j`` shows where pair ``j``'s hand
+    Two rows of panels per table.  Dial ``j`` shows where pair ``j``'s hand
     points, ``(sin, cos)`` of columns ``2j, 2j + 1`` (interleaved layout),
-    at every position, coloured by position.  The last panel plots, for
-    every position, the distance to the closest earlier row
+    at every position, coloured by position.  The panel under the dials
+    plots, for every position, the distance to the closest earlier row
     (:func:`posenc_math.analysis.closest_earlier_row`): a drop to zero is a
     position the encoding cannot tell from an earlier one.
 
@@ -135,20 +135,19 @@ def clock_hands(tables: dict[str, ArrayLike], *, n_pairs: int = 4, n_positions: 
             raise ValueError(f"tables[{title!r}] has {table.shape[1]} columns; n_pairs={n_pairs} needs {2 * n_pairs}")
         checked[str(title)] = table
     n_rows = len(checked)
-    figure, grid = plt.subplots(
-        n_rows,
-        n_pairs + 1,
-        figsize=(2.05 * n_pairs + 3.6, 2.35 * n_rows + 0.3),
-        layout="constrained",
-        squeeze=False,
-        gridspec_kw={"width_ratios": [1] * n_pairs + [1.9]},
-    )
+    # Per table, a row of dials and the distance curve under it, at a width
+    # a phone shows without shrinking the labels out of sight.
+    figure = plt.figure(figsize=(6.4, 3.5 * n_rows), layout="constrained")
+    layout = figure.add_gridspec(2 * n_rows, n_pairs, height_ratios=[1.0, 0.75] * n_rows)
+    dials = []
+    distance_axes = []
     circle = np.linspace(0.0, 2 * np.pi, 181)
     points = None
     for row, (title, table) in enumerate(checked.items()):
         positions = np.arange(table.shape[0])
         for pair in range(n_pairs):
-            axes = grid[row, pair]
+            axes = figure.add_subplot(layout[2 * row, pair])
+            dials.append(axes)
             axes.plot(np.cos(circle), np.sin(circle), color="0.75", linewidth=0.6)
             sines, cosines = table[:, 2 * pair], table[:, 2 * pair + 1]
             axes.plot([0, sines[-1]], [0, cosines[-1]], color="0.25", linewidth=1.2)
@@ -162,7 +161,8 @@ def clock_hands(tables: dict[str, ArrayLike], *, n_pairs: int = 4, n_positions: 
             if pair == 0:
                 axes.set_ylabel(title, fontsize=9)
         nearest = closest_earlier_row(table)
-        axes = grid[row, n_pairs]
+        axes = figure.add_subplot(layout[2 * row + 1, :])
+        distance_axes.append(axes)
         axes.plot(positions[1:], nearest[1:], marker="o", markersize=2.5, linewidth=0.8)
         repeats = positions[1:][nearest[1:] < 1e-9]
         if repeats.size:
@@ -178,10 +178,10 @@ def clock_hands(tables: dict[str, ArrayLike], *, n_pairs: int = 4, n_positions: 
             axes.legend(fontsize=7, loc="upper right")
         axes.set_ylim(bottom=0.0)
         axes.set_ylabel("distance to closest\nearlier row", fontsize=8)
-        axes.set_title("does a row come back?", fontsize=9)
-    grid[-1, n_pairs].set_xlabel("position")
+        axes.set_title(f"{title}: does a row come back?", fontsize=9)
+    distance_axes[-1].set_xlabel("position")
     assert points is not None  # at least one panel was drawn (checked above)
-    figure.colorbar(points, ax=grid[:, :n_pairs].ravel().tolist(), label="position", shrink=0.8)
+    figure.colorbar(points, ax=dials, label="position", shrink=0.6)
     return figure
 
 
@@ -243,14 +243,17 @@ def bits_and_waves(bits: ArrayLike, waves: ArrayLike) -> Figure:
 def table_panels(
     tables: dict[str, ArrayLike], *, columns: int | None = None, xlabel: str = "column", ylabel: str = "position"
 ) -> Figure:
-    """Several tables as heatmaps side by side, on one colour scale.
+    """Several tables as heatmaps, on one colour scale.
+
+    The figure is 6.4 inches wide whatever the number of columns, so that a
+    phone shows its labels (see ``tests/test_plotting_phone.py``).
 
     Parameters
     ----------
     tables : dict of str to array_like
         Panel title to a 2-D table (rows are positions).
     columns : int, optional
-        Panels per row (default: all in one row).
+        Panels per row (default: one, the panels one under the other).
     xlabel, ylabel : str
         Axis labels.
 
@@ -270,11 +273,12 @@ def table_panels(
     if not isinstance(tables, dict) or not tables:
         raise TypeError("tables must be a non-empty dict of title -> table")
     checked = {str(title): check_table(f"tables[{title!r}]", table) for title, table in tables.items()}
-    columns = len(checked) if columns is None else check_int("columns", columns, minimum=1)
+    columns = 1 if columns is None else check_int("columns", columns, minimum=1)
     n_rows = -(-len(checked) // columns)
     limit = max(float(np.abs(table).max()) for table in checked.values()) or 1.0
+    panel_height = 2.3 if columns == 1 else 2.9
     figure, grid = plt.subplots(
-        n_rows, columns, figsize=(3.3 * columns + 1.0, 2.9 * n_rows), layout="constrained", squeeze=False
+        n_rows, columns, figsize=(6.4, panel_height * n_rows + 0.3), layout="constrained", squeeze=False
     )
     image = None
     for index, axes in enumerate(grid.flat):

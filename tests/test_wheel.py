@@ -1,0 +1,131 @@
+"""The package as a reader installs it: a wheel built from this checkout, in
+a bare venv.
+
+``pip wheel --no-deps .`` builds the wheel; it is installed with
+``--no-index`` into a venv made without pip, which sees only the wheel and
+its three dependencies (numpy, SymPy, mpmath: linked from this environment
+through a ``.pth`` file, so nothing is downloaded).  Commands run from an
+empty directory, so nothing of the checkout can be imported.  The optional
+dependencies (matplotlib, safetensors, tokenizers) are absent there, which
+is what the missing-extra messages need.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import posenc_math
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPENDENCIES = ("numpy", "numpy.libs", "sympy", "mpmath")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    (built,) = out.glob("posenc_math-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def venv(wheel, tmp_path_factory) -> Path:
+    """The bin/ directory of a bare venv with the wheel installed."""
+    tmp = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp / "venv")], check=True)
+    python = tmp / "venv" / "bin" / "python"
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q", str(wheel)],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    here = Path(sysconfig.get_paths()["purelib"])
+    deps = tmp / "deps"
+    deps.mkdir()
+    for name in DEPENDENCIES:
+        if (here / name).exists():
+            (deps / name).symlink_to(here / name)
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(purelib) / "posenc-deps.pth").write_text(f"{deps}\n", encoding="utf-8")
+    return python.parent
+
+
+def run_in(venv: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(venv / args[0]), *args[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+
+
+def test_wheel_ships_the_package_its_type_hints_and_nothing_else(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "posenc_math/py.typed" in names
+    assert "posenc_math/__init__.py" in names and "posenc_math/theorems/__init__.py" in names
+    assert not [name for name in names if name.startswith(("tests/", "docs/"))]
+    metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("/METADATA"))).decode()
+    assert f"Version: {posenc_math.__version__}" in metadata
+    for extra in ("plot", "pretrained"):
+        assert f"Provides-Extra: {extra}" in metadata
+
+
+def test_installed_package_is_the_wheel_not_the_checkout(venv, tmp_path):
+    where = run_in(venv, tmp_path, "python", "-c", "import posenc_math; print(posenc_math.__file__)")
+    assert where.returncode == 0, where.stderr
+    assert str(ROOT) not in where.stdout and "site-packages" in where.stdout
+
+
+def test_version(venv, tmp_path):
+    if "--version" not in (ROOT / "posenc_math" / "cli.py").read_text(encoding="utf-8"):
+        pytest.skip("posenc-math --version is added on branch wt-robust13 (issue 13): not merged here yet")
+    run = run_in(venv, tmp_path, "posenc-math", "--version")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == f"posenc-math {posenc_math.__version__}"
+
+
+def test_verify(venv, tmp_path):
+    run = run_in(venv, tmp_path, "posenc-math", "verify", "--quiet")
+    assert run.returncode == 0, (run.stdout[-2000:], run.stderr[-2000:])
+    summary = re.search(r"(\d+) verified, (\d+) failed", run.stdout)
+    assert summary and int(summary.group(1)) >= 10 and summary.group(2) == "0", run.stdout[-500:]
+
+
+@pytest.mark.parametrize(
+    "code, extra",
+    [
+        ("import posenc_math.plotting", "plot"),
+        ("from posenc_math.plotting import heatmap", "plot"),
+        ("from posenc_math import pretrained; pretrained.load_tokenizer()", "pretrained"),
+    ],
+)
+def test_missing_extra_is_named(venv, tmp_path, code, extra):
+    run = run_in(venv, tmp_path, "python", "-c", code)
+    assert run.returncode != 0
+    last = run.stderr.strip().splitlines()[-1]
+    assert "ModuleNotFoundError" in last or "MissingExtraError" in last, last
+    assert f"install posenc-math[{extra}]" in last, last
+
+
+def test_install_instructions_name_only_a_checkout_or_a_wheel():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    home = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    for name, text in (("README.md", readme), ("docs/index.md", home)):
+        # An install from an index names the project; a checkout installs ".", a wheel its file.
+        from_index = re.findall(r"pip install (?:-U |--upgrade )?['\"]?posenc[-_]math\b", text)
+        assert not from_index, f"{name} tells readers to install from a package index: {from_index}"
+        assert "pip install '.[plot]'" in text and "pip wheel --no-deps ." in text, name
+    assert f"dist/posenc_math-{posenc_math.__version__}-py3-none-any.whl" in readme
