@@ -36,7 +36,7 @@ def register(theorem_id: str, *, page: str):
 
 
 #: The modules that register theorems, in the order the index lists them.
-MODULES = ("sinusoid", "binary_code", "attention", "beyond")
+MODULES = ("sinusoid", "binary_code", "attention", "rope", "alibi", "relative", "context_extension")
 
 
 def _load() -> None:
