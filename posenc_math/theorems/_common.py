@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-import mpmath
 import sympy
 
 #: Positions, offsets and a generic angular frequency: real; w > 0.
@@ -30,4 +29,44 @@ def seeded(theorem_id: str) -> random.Random:
 
 def mp_context(digits: int = 40):
     """An mpmath working precision of ``digits`` significant digits."""
+    import mpmath
+
     return mpmath.workdps(digits)
+
+
+def largest_error(errors) -> float:
+    """The largest absolute value in ``errors`` (numbers or mpmath values), as a float.
+
+    Raises
+    ------
+    ValueError
+        When ``errors`` is empty: a witness that compared nothing proves nothing.
+
+    Examples
+    --------
+    >>> largest_error([1e-3, -2e-3])
+    0.002
+    >>> largest_error([])
+    Traceback (most recent call last):
+    ...
+    ValueError: errors is empty: a witness must compare at least one value
+    """
+    values = [abs(error) for error in errors]
+    if not values:
+        raise ValueError("errors is empty: a witness must compare at least one value")
+    return float(max(values))
+
+
+def usin(angle):
+    """``sin(angle)`` as written: SymPy does not simplify it while building (``sin(pi - x)`` stays)."""
+    return sympy.sin(angle, evaluate=False)
+
+
+def ucos(angle):
+    """``cos(angle)`` as written (see :func:`usin`)."""
+    return sympy.cos(angle, evaluate=False)
+
+
+def block_as_written(angle):
+    """:func:`rotation_block` with its entries left as written (``cos(omega*0)`` is not replaced by 1)."""
+    return sympy.Matrix([[ucos(angle), usin(angle)], [-usin(angle), ucos(angle)]])

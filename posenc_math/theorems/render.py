@@ -48,8 +48,19 @@ def seconds_bound(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
-def _latex(expression) -> str:
+def latex(expression) -> str:
+    """LaTeX of a side of a step or conclusion (matrices as ``pmatrix``).
+
+    Examples
+    --------
+    >>> from sympy import Matrix, Symbol
+    >>> latex(Matrix([Symbol("x"), 1]))
+    '\\begin{pmatrix}x\\\\1\\end{pmatrix}'
+    """
     return sympy.latex(expression, mat_delim="", mat_str="pmatrix")
+
+
+_latex = latex
 
 
 def _text(value: str) -> str:
