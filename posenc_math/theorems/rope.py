@@ -166,7 +166,7 @@ def rope_relative() -> Theorem:
             "rope_relative_scores, vs the 40-digit pair formula; error / (|q||k|); d = 8, 64, 128, both layouts",
             witness,
             1e-14,
-            licenses="rope",
+            licenses="posenc_math.encodings.rope",
         ),
         negative_control=Conclusion(
             score, MatMul(q.T, rope_rotation((m_ - n_) * w), k, evaluate=False), (q0, q1, k0, k1, m_, n_, w)
@@ -271,7 +271,7 @@ def rope_layout_permutation() -> Theorem:
             "pi and pi^-1, d = 2, 6, 64, 256",
             witness,
             1e-14,
-            licenses="interleaved_to_half",
+            licenses="posenc_math.encodings.interleaved_to_half",
         ),
         negative_control=Conclusion(
             Transpose(Matrix([interleaved_from_half(j_), interleaved_from_half(j_ + P_SPLIT)])),
@@ -408,7 +408,7 @@ def rope_long_term_decay() -> Theorem:
             "|score| <= bound at 40 digits; d = 8, 64, 128, offsets up to 3000",
             witness,
             1e-12,
-            licenses="rope_decay_bound",
+            licenses="posenc_math.encodings.rope_decay_bound",
         ),
         negative_control=Conclusion(wrong_lhs, wrong_rhs, wrong_symbols, where=where + " ($P = 2$ pairs)"),
         scope="instances",
