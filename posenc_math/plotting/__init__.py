@@ -9,9 +9,11 @@ from .beyond import (
     alibi_bias_maps,
     alibi_slope_plot,
     extension_wavelengths,
+    rope_mean_score_plot,
     rope_score_decay,
     shaw_clipping_map,
     t5_bucket_map,
+    yarn_ramp_plot,
 )
 from .learned import (
     embedding_sum,
@@ -40,6 +42,7 @@ __all__ = [
     "phase_error_growth",
     "position_spacing",
     "position_vectors",
+    "rope_mean_score_plot",
     "rope_score_decay",
     "shaw_clipping_map",
     "similarity_matrices",
@@ -47,4 +50,5 @@ __all__ = [
     "t5_bucket_map",
     "table_panels",
     "wavelength_plot",
+    "yarn_ramp_plot",
 ]

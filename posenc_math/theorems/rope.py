@@ -429,6 +429,7 @@ def rope_long_term_decay() -> Theorem:
             term_step,
             r"so $|\text{score}| \le \max_j |h_{j+1} - h_j| \sum_j |S_{j+1}|$: a bound, not the score.",
         ),
+        uses=("rope-relative",),
         lead=r"RoPE's score at offset $r$ is $\operatorname{Re}\sum_{j<P} h(j)\,e^{-i r\omega_j}$ (rope-relative).",
         remarks=(
             "The bound decays (with wiggles) as |r| grows; the score of one pair of vectors does not. On average "
