@@ -7,6 +7,7 @@ build the others.  Ids are stable: a reader's citation must keep resolving.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Iterable
 
@@ -38,7 +39,15 @@ def register(theorem_id: str, *, page: str):
 #: The modules that register theorems, one per docs page of the same name,
 #: in the order the index lists them.  ``beyond`` stays until its theorems
 #: move to rope, alibi, relative and context_extension.
-MODULES = ("translation", "sinusoid", "binary_code", "attention", "beyond")
+MODULES = (
+    "why_positions",
+    "binary",
+    "sinusoidal",
+    "translation",
+    "properties",
+    "layouts",
+    "beyond",
+)
 
 
 def _load() -> None:
@@ -124,10 +133,8 @@ def _closure(wanted: list[str]) -> list[str]:
         if current in needed:
             continue
         needed.add(current)
-        try:
+        with contextlib.suppress(KeyError):
             stack += list(get(current).uses)
-        except KeyError:
-            pass
     return [theorem_id for theorem_id in ids() if theorem_id in needed]
 
 
