@@ -134,6 +134,10 @@ def _symbolic_matrix(expression) -> bool:
     return isinstance(expression, sympy.MatrixExpr) and bool(expression.atoms(sympy.MatrixSymbol))
 
 
+def _has_sum(expression) -> bool:
+    return isinstance(expression, sympy.Basic) and expression.has(sympy.Sum)
+
+
 def _decide_blocks(lhs, rhs) -> Decision:
     """Equality of block-matrix expressions with symbolic blocks.
 
@@ -153,7 +157,7 @@ def _decide_blocks(lhs, rhs) -> Decision:
             blocks.append(None)
     if blocks[0] is None or blocks[1] is None or blocks[0].shape != blocks[1].shape:
         return Decision(False, sympy.nan, "undecided: different block structure")
-    for one, other in zip(blocks[0], blocks[1]):
+    for one, other in zip(blocks[0], blocks[1], strict=True):
         if one == other:
             continue
         if _symbolic_matrix(one) or _symbolic_matrix(other):
@@ -196,7 +200,13 @@ class Equal:
     def decide(self, context=None) -> Decision:
         if _symbolic_matrix(self.lhs) or _symbolic_matrix(self.rhs):
             return _decide_blocks(self.lhs, self.rhs)
-        return decide_equal(self.lhs, self.rhs)
+        decision = decide_equal(self.lhs, self.rhs)
+        if not decision.proved and any(_has_sum(side) for side in (self.lhs, self.rhs)):
+            # a sum in closed form (SymPy's summation, e.g. sum of 1 over d/2 terms = d/2)
+            summed = decide_equal(*(sympy.sympify(side).doit() for side in (self.lhs, self.rhs)))
+            if summed.proved:
+                return Decision(True, sympy.S.Zero, "summation+" + summed.method)
+        return decision
 
     def sides(self, context=None):
         return self.lhs, "=", self.rhs
@@ -376,11 +386,11 @@ class Holds:
 
     def decide(self, context=None) -> Decision:
         gap = self.rhs - self.lhs
-        if self.relation == "!=":
-            known = gap.is_zero is False
-        else:
-            known = getattr(gap, _RELATIONS[self.relation]) is True
-        return Decision(known, sympy.S.Zero if known else gap, "assumptions" if known else "undecided")
+        for form in (gap, sympy.expand(gap)):  # expanding changes the form, not the value
+            known = form.is_zero is False if self.relation == "!=" else getattr(form, _RELATIONS[self.relation]) is True
+            if known:
+                return Decision(True, sympy.S.Zero, "assumptions")
+        return Decision(False, gap, "undecided")
 
     def describe(self) -> str:
         return f"{sympy.sstr(self.lhs)} {self.relation} {sympy.sstr(self.rhs)}"

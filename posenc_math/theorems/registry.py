@@ -7,6 +7,7 @@ build the others.  Ids are stable: a reader's citation must keep resolving.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Iterable
 
@@ -37,7 +38,18 @@ def register(theorem_id: str, *, page: str):
 
 #: The modules that register theorems, one per docs page of the same name,
 #: in the order the index lists them.
-MODULES = ("translation", "sinusoid", "binary_code", "attention", "rope", "alibi", "relative", "context_extension")
+MODULES = (
+    "why_positions",
+    "binary",
+    "sinusoidal",
+    "translation",
+    "properties",
+    "layouts",
+    "rope",
+    "alibi",
+    "relative",
+    "context_extension",
+)
 
 
 def _load() -> None:
@@ -123,15 +135,34 @@ def _closure(wanted: list[str]) -> list[str]:
         if current in needed:
             continue
         needed.add(current)
-        try:
+        with contextlib.suppress(KeyError):
             stack += list(get(current).uses)
-        except KeyError:
-            pass
     return [theorem_id for theorem_id in ids() if theorem_id in needed]
 
 
 def _verify_ids(theorem_ids: list[str]) -> list[Result]:
     return [verify_theorem(get(theorem_id)) for theorem_id in theorem_ids]
+
+
+def _verify_in_processes(theorem_ids: list[str], processes: int) -> list[Result]:
+    """Verify in ``processes`` forked workers; theorems are dealt round-robin.
+
+    The theorems are built before forking, so the workers inherit them (and
+    the imports) instead of building them again.
+    """
+    import multiprocessing
+
+    for theorem_id in theorem_ids:
+        get(theorem_id)
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:  # no fork on this platform: one process
+        return _verify_ids(theorem_ids)
+    chunks = [theorem_ids[start::processes] for start in range(processes)]
+    with context.Pool(processes) as pool:
+        parts = pool.map(_verify_ids, chunks)
+    found = {result.id: result for part in parts for result in part}
+    return [found[theorem_id] for theorem_id in theorem_ids]
 
 
 def verify(theorem_ids: Iterable[str] | None = None, *, processes: int = 1) -> list[Result]:
@@ -152,9 +183,7 @@ def verify(theorem_ids: Iterable[str] | None = None, *, processes: int = 1) -> l
         get(theorem_id)
     todo = _closure(wanted)
     if processes > 1 and len(todo) > 1:
-        from .parallel import verify_in_processes
-
-        fresh = verify_in_processes(todo, processes)
+        fresh = _verify_in_processes(todo, processes)
     else:
         fresh = _verify_ids(todo)
     found = {result.id: result for result in fresh}

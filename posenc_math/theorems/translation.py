@@ -141,7 +141,9 @@ def blockdiag_blockwise() -> Theorem:
     )
     steps = tuple(
         Equal(c.lhs, c.rhs, why)
-        for c, why in zip((acts, composes, transposes), ("block product",) * 2 + ("block transpose",))
+        for c, why in zip(
+            (acts, composes, transposes), ("block product", "block product", "block transpose"), strict=True
+        )
     )
 
     def witness():
@@ -205,16 +207,18 @@ def _shift_witness(theorem_id, n_cases=12):
                 position, offset = rng.randrange(0, 5000), rng.randrange(-300, 300)
                 freqs = enc.frequencies(dim, spacing=spacing)
 
-                def row(p):
+                def row(p, freqs=freqs, layout=layout):
                     sines = [mpmath.sin(p * mpmath.mpf(float(f))) for f in freqs]
                     cosines = [mpmath.cos(p * mpmath.mpf(float(f))) for f in freqs]
                     if layout == "interleaved":
-                        return [value for both in zip(sines, cosines) for value in both]
+                        return [value for both in zip(sines, cosines, strict=True) for value in both]
                     return sines + cosines
 
                 here = np.array([float(v) for v in row(position)])
                 shifted = enc.translation_matrix(offset, dim, layout=layout, spacing=spacing) @ here
-                errors += [mpmath.mpf(float(got)) - want for got, want in zip(shifted, row(position + offset))]
+                errors += [
+                    mpmath.mpf(float(got)) - want for got, want in zip(shifted, row(position + offset), strict=True)
+                ]
         return largest_error(errors)
 
     return witness
