@@ -463,6 +463,9 @@ class Theorem:
     proof: Sequence[object] = ()
     lead: str = ""
     remarks: str = ""
+    #: Display only: ``{expression: symbol}`` pairs the page writes as the
+    #: symbol (``b**(-2*i/d)`` as ``omega_i``), with "where symbol = expression".
+    notation: Mapping = field(default_factory=dict)
 
     def checks(self) -> list:
         """Every check of the derivation, in order (step numbers start at 1)."""

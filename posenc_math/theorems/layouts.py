@@ -15,7 +15,7 @@ from sympy import cos, sin
 from ._common import largest_error, mp_context, s, seeded, t
 from .core import Chain, Conclusion, Equal, Theorem, Witness
 from .registry import register
-from .translation import BASE, INDEX, WIDTH, omega
+from .translation import BASE, INDEX, OMEGA_I, WIDTH, omega
 
 PAGE = "layouts"
 
@@ -120,6 +120,7 @@ def layout_permutation() -> Theorem:
             1e-12,
             licenses="posenc_math.encodings.sinusoidal",
         ),
+        notation={omega(): OMEGA_I},
         negative_control=Conclusion(
             split,
             sympy.Sum(sin(f * t) * cos(f * s) + cos(f * t) * sin(f * s), (INDEX, 0, WIDTH / 2 - 1)),

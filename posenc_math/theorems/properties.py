@@ -21,7 +21,7 @@ from sympy import cos, pi, sin
 from ._common import k, largest_error, mp_context, seeded, t
 from .core import Chain, Conclusion, Equal, Holds, Termwise, Theorem, Witness
 from .registry import register
-from .translation import BASE, INDEX, WIDTH, omega
+from .translation import BASE, INDEX, OMEGA_I, WIDTH, omega
 
 PAGE = "properties"
 
@@ -83,6 +83,7 @@ def norm_constant() -> Theorem:
             1e-12,
             licenses="posenc_math.encodings.sinusoidal",
         ),
+        notation={omega(): OMEGA_I},
         negative_control=Conclusion(squares, WIDTH, over=(BASE, WIDTH, t)),
         proof=(
             r"$\lVert\mathrm{PE}(t)\rVert^2$ is the sum of the squares of the $d/2$ pairs, each "
@@ -116,6 +117,7 @@ def dot_relative() -> Theorem:
             1e-11,
             licenses="posenc_math.encodings.sinusoidal",
         ),
+        notation={omega(): OMEGA_I},
         negative_control=Conclusion(dot, pairs(cos(f * (t + k))), over=(BASE, WIDTH, t, k)),
         uses=("angle-addition",),
         proof=(
@@ -149,6 +151,7 @@ def dot_symmetric() -> Theorem:
             1e-11,
             licenses="posenc_math.encodings.sinusoidal",
         ),
+        notation={omega(): OMEGA_I},
         negative_control=Conclusion(back, pairs(-cos(f * k)), over=(BASE, WIDTH, t, k)),
         uses=("dot-relative",),
         proof=(
@@ -186,6 +189,7 @@ def distance_relative() -> Theorem:
             1e-10,
             licenses="posenc_math.encodings.sinusoidal",
         ),
+        notation={omega(): OMEGA_I},
         negative_control=Conclusion(squared, 2 * pairs(sin(f * k / 2) ** 2), over=(BASE, WIDTH, t, k)),
         uses=("dot-relative",),
         proof=(

@@ -1,22 +1,48 @@
-"""Theorems as MyST text for the site: statement, steps, and what was checked.
+"""Theorems as MyST text for the site: the theorem box a reader sees.
 
-The site never retypes a derivation: :func:`theorem_myst` writes a
-sphinx-proof ``prf:theorem`` (label ``thm-<id>``) and a ``prf:proof`` from
-the :class:`~posenc_math.theorems.core.Theorem` object and the
-:class:`~posenc_math.theorems.core.Result` of checking it during the build.
+:func:`theorem_myst` writes, from the :class:`~posenc_math.theorems.core.Theorem`
+object and the :class:`~posenc_math.theorems.core.Result` of checking it
+while the page is built:
 
-Everything written here is deterministic for a given theorem and result
-(the time is given as a coarse bound), so two builds of one commit give the
-same page.
+- a sphinx-proof ``prf:theorem`` (label ``thm-<id>``): the optional lead,
+  the statement *rendered from the conclusions* with the quantified symbols
+  and their domain, and one line with the status ("verified", a coarse time
+  bound), the scope label and note, and a link to the page "How the proofs
+  are checked" (``checking``);
+- the human proof (``posenc-proof``): prose and the displayed steps, each a
+  checked step;
+- the whole numbered machine chain in a fold (``posenc-machine-proof``,
+  an HTML ``<details class="machine-proof">``, closed on load).
+
+Chains are aligned multi-line displays, one step per line with its
+justification on the line below, so they fit a phone's width.  Everything
+written here is deterministic for a given theorem and result (times are
+coarse bounds), so two builds of one commit give the same page.
 """
 
 from __future__ import annotations
 
 import sympy
 
-from .core import Chain, Equal, Fact, Result, Theorem
+from .core import Chain, Conclusion, Equal, Fact, Holds, Result, Termwise, Theorem, Use
 
-__all__ = ["index_myst", "label", "seconds_bound", "theorem_myst"]
+__all__ = [
+    "CHECKING_PAGE",
+    "dependency_graph_svg",
+    "domain_text",
+    "index_myst",
+    "label",
+    "latex",
+    "seconds_bound",
+    "statement_latex",
+    "theorem_myst",
+]
+
+#: The docname of "How the proofs are checked".
+CHECKING_PAGE = "checking"
+
+#: A display wider than this many LaTeX characters is broken at its relation.
+_WIDE = 60
 
 
 def label(theorem_id: str) -> str:
@@ -33,10 +59,6 @@ def label(theorem_id: str) -> str:
 def seconds_bound(seconds: float) -> str:
     """A coarse, build-stable bound on a checking time.
 
-    Exact timings differ from build to build; the page states a bound that
-    does not, so two builds of one commit stay byte-identical (the exact
-    figures are in ``posenc-math verify`` and ``make bench``).
-
     Examples
     --------
     >>> seconds_bound(0.04), seconds_bound(2.5)
@@ -48,164 +70,371 @@ def seconds_bound(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
+_NOTATION: dict = {}
+
+
 def latex(expression) -> str:
     """LaTeX of a side of a step or conclusion (matrices as ``pmatrix``).
+
+    While a theorem is rendered, its ``notation`` (display names such as
+    ``omega_i`` for ``b**(-2*i/d)``) is applied first.
 
     Examples
     --------
     >>> from sympy import Matrix, Symbol
-    >>> latex(Matrix([Symbol("x"), 1]))
-    '\\begin{pmatrix}x\\\\1\\end{pmatrix}'
+    >>> print(latex(Matrix([Symbol("x"), 1])))
+    \\begin{pmatrix}x\\\\1\\end{pmatrix}
     """
+    if _NOTATION and hasattr(expression, "xreplace"):
+        expression = expression.xreplace(_NOTATION)
     return sympy.latex(expression, mat_delim="", mat_str="pmatrix")
 
 
-_latex = latex
-
-
 def _text(value: str) -> str:
-    """A justification as LaTeX text (escaping what \\text would misread)."""
+    """Plain words as LaTeX ``\\text`` content (escaping what it would misread)."""
     for bad, good in (("\\", r"\backslash "), ("_", r"\_"), ("^", r"\^{}"), ("#", r"\#"), ("%", r"\%"), ("&", r"\&")):
         value = value.replace(bad, good)
     return value
 
 
-def _statement(latex: str) -> str:
-    """A statement with ``\\\\`` line breaks goes in a centred ``gathered`` block."""
-    return f"\\begin{{gathered}}{latex}\\end{{gathered}}" if "\\\\" in latex else latex
+_RELATION = {"=": "=", "<": "<", "<=": r"\le", "!=": r"\ne"}
 
 
-def _same_when_built(lhs, rhs) -> bool:
-    """True when SymPy already evaluated both sides to the same expression
-    while building them (the step's work was done by that evaluation)."""
-    try:
-        return sympy.sympify(lhs) == sympy.sympify(rhs)
-    except (TypeError, ValueError, sympy.SympifyError):
-        return False
+def _aligned(rows: list[str]) -> str:
+    return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
 
 
-_BUILT = "; SymPy's evaluation while building both sides already agrees"
+def _relation_rows(lhs: str, relation: str, rhs: str) -> list[str]:
+    """One ``lhs relation rhs``: on one line, or broken before the relation when wide."""
+    if len(lhs) + len(rhs) <= _WIDE:
+        return [f"{lhs} &{relation} {rhs}"]
+    return [f"&{lhs}", f"&{relation} {rhs}"]
 
 
-def _chain_lines(chain: Chain) -> list[str]:
-    rows = [f"& {_latex(chain.start)} \\\\"]
-    previous = chain.start
-    for expression, why in chain.links:
-        note = _BUILT if _same_when_built(previous, expression) else ""
-        rows.append(f"&= {_latex(expression)} && \\text{{({_text(why + note)})}} \\\\")
-        previous = expression
-    rows[-1] = rows[-1].removesuffix(" \\\\")
-    return ["$$", r"\begin{aligned}", *rows, r"\end{aligned}", "$$"]
+def statement_latex(conclusions) -> str:
+    """The statement: the conclusions, aligned at their relations.
+
+    Examples
+    --------
+    >>> from sympy import Symbol, sin, cos
+    >>> x = Symbol("x", real=True)
+    >>> print(statement_latex([Conclusion(sin(2 * x), 2 * sin(x) * cos(x), over=(x,))]))
+    \\begin{aligned}
+    \\sin{\\left(2 x \\right)} &= 2 \\sin{\\left(x \\right)} \\cos{\\left(x \\right)}
+    \\end{aligned}
+    """
+    rows = []
+    for conclusion in conclusions:
+        rows += _relation_rows(latex(conclusion.lhs), _RELATION[conclusion.relation], latex(conclusion.rhs))
+    return _aligned(rows)
 
 
-def _step_lines(part, first_number: int) -> list[str]:
-    count = sum(1 for _ in part.checks())
-    numbers = f"Step {first_number}" if count == 1 else f"Steps {first_number}–{first_number + count - 1}"
-    if isinstance(part, Chain):
-        return [f"{numbers}:", "", *_chain_lines(part), ""]
-    if isinstance(part, Equal):
-        note = _BUILT if _same_when_built(part.lhs, part.rhs) else ""
-        return [
-            f"{numbers} ({part.why}{note}):",
-            "",
-            "$$",
-            f"{_latex(part.lhs)} = {_latex(part.rhs)}",
-            "$$",
-            "",
-        ]
-    if isinstance(part, Fact):
-        why = f" ({part.why})" if part.why else ""
-        return [f"{numbers}, checked by computation: {part.claim}{why}.", ""]
-    raise TypeError(f"cannot render a step of type {type(part).__name__}")
-
-
-def _checked_lines(theorem: Theorem, result: Result) -> list[str]:
-    if result.ok:
-        symbolic = [s for s in result.step_results if s.method != "fact"]
-        facts = len(result.step_results) - len(symbolic)
-        methods = sorted({s.method for s in symbolic})
-        lines = [f"**Checked when this page was built** ({seconds_bound(result.seconds)}):", ""]
-        if symbolic:
-            lines.append(
-                f"- {len(symbolic)} symbolic {'step' if len(symbolic) == 1 else 'steps'}: "
-                f"each residual reduced to exactly 0 ({', '.join(methods)});"
-            )
-        if facts:
-            lines.append(
-                f"- {facts} {'fact' if facts == 1 else 'facts'} checked by computation "
-                "(enumeration, SymPy's assumptions, or the numpy builders within the stated tolerance) held;"
-            )
-    else:
-        lines = ["**FAILED when this page was built**:", ""]
-        lines += [f"- {failure}" for failure in result.failures]
-    if theorem.witness is not None and result.witness_error is not None:
-        licenses = f" against `{theorem.witness.licenses}`" if theorem.witness.licenses else ""
-        lines.append(
-            f"- numeric witness{licenses}: {theorem.witness.description}; largest error "
-            f"{result.witness_error:.2g} (tolerance {theorem.witness.tolerance:.0e});"
-        )
-    lines.append(f"- negative control {result.negative_control}: {theorem.negative_control_text}.")
+def _statement_lines(conclusions) -> list[str]:
+    """One display per conclusion (a statement with several reads as a list)."""
+    lines = []
+    for conclusion in conclusions:
+        lines += _display(statement_latex([conclusion]))
     return lines
 
 
-def theorem_myst(theorem: Theorem, result: Result) -> str:
-    """The MyST markdown of one theorem and its checked proof.
+def _describe(symbol) -> str:
+    if isinstance(symbol, sympy.MatrixSymbol):
+        rows, cols = symbol.shape
+        if cols == 1:
+            return f"column of length ${latex(rows)}$"
+        return f"${latex(rows)} \\times {latex(cols)}$ matrix"
+    words = []
+    if symbol.is_integer:
+        if symbol.is_even:
+            words.append("even")
+        if symbol.is_positive:
+            words.append("positive")
+        elif symbol.is_nonnegative:
+            words.append("nonnegative")
+        elif symbol.is_nonzero:
+            words.append("nonzero")
+        words.append("integer")
+    elif symbol.is_real:
+        if symbol.is_positive:
+            words.append("positive")
+        elif symbol.is_nonnegative:
+            words.append("nonnegative")
+        words.append("real")
+    else:
+        words.append("complex")
+    return " ".join(words)
+
+
+def domain_text(conclusions) -> str:
+    """ "for all ..." over the quantified symbols, grouped by their declared domain.
+
+    Examples
+    --------
+    >>> from sympy import Symbol, sin
+    >>> x, w = Symbol("x", real=True), Symbol("omega", positive=True)
+    >>> domain_text([Conclusion(sin(w * x), sin(w * x), over=(w, x))])
+    'for every positive real $\\\\omega$ and real $x$'
+    """
+    groups: dict[str, list] = {}
+    for conclusion in conclusions:
+        for symbol in conclusion.over:
+            names = groups.setdefault(_describe(symbol), [])
+            if symbol not in names:
+                names.append(symbol)
+    if not groups:
+        return ""
+    parts = []
+    for description, symbols in groups.items():
+        names = ", ".join(latex(symbol) for symbol in symbols)
+        if "matrix" in description or "column" in description:
+            parts.append(f"${names}$ {'an' if description.startswith('$') else 'a'} {description}")
+        else:
+            parts.append(f"{description} ${names}$")
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return "for every " + text
+
+
+def _where(conclusions) -> list[str]:
+    seen = []
+    for conclusion in conclusions:
+        if conclusion.where and conclusion.where not in seen:
+            seen.append(conclusion.where)
+    return seen
+
+
+def _display(body: str) -> list[str]:
+    return ["", "$$", body, "$$", ""]
+
+
+def _step_rows(check, context=None) -> list[str]:
+    """Aligned rows for one check: ``lhs = rhs`` with the justification below it."""
+    sides = check.sides(context) if not isinstance(check, Fact) else None
+    lhs, relation, rhs = sides
+    rows = _relation_rows(latex(lhs), _RELATION[relation], latex(rhs))
+    rows.append(f"&\\quad\\text{{({_text(check.why)})}}")
+    return rows
+
+
+def _chain_display(chain: Chain) -> str:
+    rows = [f"&{latex(chain.start)}"]
+    for expression, why in chain.links:
+        rows.append(f"&= {latex(expression)}")
+        rows.append(f"&\\quad\\text{{({_text(why)})}}")
+    return _aligned(rows)
+
+
+def _part_lines(part) -> list[str]:
+    """A step of the human proof, displayed."""
+    if isinstance(part, Chain):
+        return _display(_chain_display(part))
+    if isinstance(part, (Equal, Termwise, Holds, Use)):
+        return _display(_aligned(_step_rows(part)))
+    if isinstance(part, Fact):
+        why = f" ({part.why})" if part.why else ""
+        return ["", f"Computed: {part.claim}{why}.", ""]
+    raise TypeError(f"cannot render a step of type {type(part).__name__}")
+
+
+def _machine_lines(theorem: Theorem, result: Result) -> list[str]:
+    """The numbered machine chain and what the checker said, for the fold."""
+    lines = []
+    number = 1
+    for part in theorem.steps:
+        count = sum(1 for _ in part.checks())
+        numbers = f"Step {number}" if count == 1 else f"Steps {number}–{number + count - 1}"
+        kind = {
+            Chain: "each equals sign checked",
+            Equal: "checked equation",
+            Termwise: "sums equal term by term (summands proved equal for an arbitrary index)",
+            Use: f"instance of {getattr(part, 'theorem_id', '')}",
+            Holds: "inequality decided by SymPy's assumptions",
+            Fact: "computed",
+        }[type(part)]
+        if isinstance(part, Fact):
+            lines += [f"{numbers} ({kind}): {part.claim}" + (f" ({part.why})" if part.why else "") + ".", ""]
+        elif isinstance(part, Chain):
+            lines += [f"{numbers} ({kind}):", *_display(_chain_display(part))]
+        else:
+            lines += [f"{numbers} ({kind}):", *_display(_aligned(_step_rows(part)))]
+        number += count
+    methods = sorted({step.method for step in result.step_results if step.proved})
+    if result.ok:
+        lines.append(
+            f"All {result.steps} steps proved, {result.trivial_steps} trivial; every residual reduced to exactly 0 "
+            f"or the step was decided as stated (methods: {', '.join(methods)})."
+        )
+    else:
+        lines += ["FAILED when this page was built:", ""] + [f"- {failure}" for failure in result.failures]
+    lines.append("")
+    if theorem.witness is not None:
+        error = "" if result.witness_error is None else f"; largest error {result.witness_error:.2g}"
+        lines += [
+            f"Numeric witness against `{theorem.witness.licenses}`: {theorem.witness.description}{error} "
+            f"(tolerance {theorem.witness.tolerance:.0e}): {result.witness}.",
+            "",
+        ]
+    control = theorem.negative_control
+    if isinstance(control, Conclusion):
+        lines += [
+            f"Negative control ({result.negative_control}): the wrong variant",
+            *_display(statement_latex([control])),
+            "is not proved by the checker and is shown false at points sampled from its domain.",
+            "",
+        ]
+    elif isinstance(control, Fact):
+        lines += [f"Negative control ({result.negative_control}), computed: {control.claim}.", ""]
+    return lines
+
+
+def theorem_myst(theorem: Theorem, result: Result, checking: str = CHECKING_PAGE) -> str:
+    """The MyST markdown of one theorem box: statement, scope, human proof, machine fold.
 
     Examples
     --------
     >>> from posenc_math import theorems
     >>> text = theorem_myst(theorems.get("shift-block"), theorems.verify_one("shift-block"))
-    >>> ":label: thm-shift-block" in text and "Checked when this page was built" in text
+    >>> ":label: thm-shift-block" in text and "posenc-machine-proof" in text
     True
     """
+    _NOTATION.clear()
+    _NOTATION.update(theorem.notation)
+    try:
+        return _theorem_myst(theorem, result, checking)
+    finally:
+        _NOTATION.clear()
+
+
+def _theorem_myst(theorem: Theorem, result: Result, checking: str) -> str:
+    status = "verified" if result.ok else "FAILED"
+    scope = f"scope **{theorem.scope}**" + (f": {theorem.scope_note}" if theorem.scope_note else "")
+    where = _where(theorem.conclusions)
     lines = [
-        f":::{{prf:theorem}} {theorem.title}",
+        f"::::{{prf:theorem}} {theorem.title}",
         f":label: {label(theorem.id)}",
         "",
-        "$$",
-        _statement(theorem.statement),
-        "$$",
+    ]
+    if theorem.lead:
+        lines += [theorem.lead, ""]
+    lines += _statement_lines(theorem.conclusions)
+    domain = domain_text(theorem.conclusions)
+    names = [f"${sympy.latex(symbol)} = {sympy.latex(value)}$" for value, symbol in theorem.notation.items()]
+    named = f", where {', '.join(names)}" if names else ""
+    lines += [domain + named + (f"; {'; '.join(where)}" if where else "") + ".", ""]
+    uses = ", ".join(f"{{prf:ref}}`{used} <{label(used)}>`" for used in theorem.uses)
+    lines += [
+        f"**{status}** when this page was built ({seconds_bound(result.seconds)}); {scope}. "
+        f"Id `{theorem.id}`" + (f"; uses {uses}" if uses else "") + f". {{doc}}`How this is checked <{checking}>`",
         "",
-        f"Theorem id: `{theorem.id}` (cite it; check it with `posenc-math verify {theorem.id}`).",
+        "::::",
         "",
-        "Assumptions: " + "; ".join(theorem.assumptions) + "." if theorem.assumptions else "",
+        f"::::{{posenc-proof}} {theorem.id}",
+    ]
+    for item in theorem.proof:
+        lines += ["", item, ""] if isinstance(item, str) else _part_lines(item)
+    if theorem.remarks:
+        lines += ["", theorem.remarks, ""]
+    lines += [
+        "",
+        f":::{{posenc-machine-proof}} {result.steps} machine-checked steps",
+        *_machine_lines(theorem, result),
         ":::",
+        "::::",
         "",
-        ":::{prf:proof}",
     ]
-    number = 1
-    for part in theorem.steps:
-        lines += _step_lines(part, number)
-        number += sum(1 for _ in part.checks())
-    lines += [*_checked_lines(theorem, result), "", ":::", ""]
     return "\n".join(lines)
 
 
-def index_myst(theorems: list[Theorem], results: list[Result]) -> str:
-    """Every theorem: a summary table, then each statement with its status.
-
-    Each id links (``prf:ref``) to the theorem's label, on the page that
-    derives it step by step.
-    """
+def index_myst(theorems: list[Theorem], results: list[Result], checking: str = CHECKING_PAGE) -> str:
+    """Every theorem: a table with status and scope, linked to the page that proves it."""
     lines = [
-        "| theorem | status | steps | negative control | checked in |",
-        "| --- | --- | ---: | --- | --- |",
+        "| theorem | status | scope | steps | uses |",
+        "| --- | --- | --- | ---: | --- |",
     ]
-    for result in results:
+    for theorem, result in zip(theorems, results, strict=True):
+        status = "verified" if result.ok else "FAILED"
+        uses = ", ".join(theorem.uses) or "–"
         lines.append(
-            f"| {{prf:ref}}`{result.id} <{label(result.id)}>` | {result.status} | "
-            f"{result.steps} | {result.negative_control} | {seconds_bound(result.seconds)} |"
+            f"| {{prf:ref}}`{result.id} <{label(result.id)}>` | {status} | {result.scope} | {result.steps} | {uses} |"
         )
-    lines.append("")
-    for theorem, result in zip(theorems, results):
-        lines += [
-            f"**{theorem.title}** ({{prf:ref}}`{theorem.id} <{label(theorem.id)}>`): {result.status}, "
-            f"{result.steps} steps, negative control {result.negative_control}, "
-            f"checked in {seconds_bound(result.seconds)}.",
-            "",
-            "$$",
-            _statement(theorem.statement),
-            "$$",
-            "",
-        ]
+    general = sum(result.scope == "general" for result in results)
+    lines += [
+        "",
+        f"{general} of {len(results)} theorems are general; {{doc}}`the scope labels <{checking}>` say what that "
+        "means.",
+        "",
+    ]
     return "\n".join(lines)
+
+
+def _layers(graph: dict[str, list[str]]) -> dict[str, int]:
+    """Depth of each theorem: 0 for one that uses nothing, else 1 + the deepest it uses."""
+    depth: dict[str, int] = {}
+
+    def visit(node, trail=()):
+        if node in depth:
+            return depth[node]
+        if node in trail:
+            raise ValueError(f"uses form a cycle through {node!r}")
+        used = [u for u in graph.get(node, ()) if u in graph]
+        depth[node] = 1 + max((visit(u, (*trail, node)) for u in used), default=-1)
+        return depth[node]
+
+    for node in graph:
+        visit(node)
+    return depth
+
+
+def dependency_graph_svg(graph: dict[str, list[str]], pages: dict[str, str] | None = None) -> str:
+    """The ``uses`` graph drawn as an SVG (matplotlib): layers by depth, arrows to what is used.
+
+    Examples
+    --------
+    >>> svg = dependency_graph_svg({"angle-addition": [], "shift-block": ["angle-addition"]})
+    >>> svg.startswith("<svg") and "shift-block" in svg
+    True
+    """
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    depth = _layers(graph)
+    layers: dict[int, list[str]] = {}
+    for node in graph:
+        layers.setdefault(depth[node], []).append(node)
+    height = max(len(nodes) for nodes in layers.values()) if layers else 1
+    position = {}
+    for level, nodes in layers.items():
+        for row, node in enumerate(nodes):
+            position[node] = (level, -(row - (len(nodes) - 1) / 2))
+    with plt.rc_context({"svg.hashsalt": "posenc-math", "svg.fonttype": "none", "font.size": 9}):
+        figure, axes = plt.subplots(figsize=(2.3 * max(len(layers), 1), 0.42 * height + 0.6))
+        for node, used in graph.items():
+            for target in used:
+                if target in position:
+                    axes.annotate(
+                        "",
+                        xy=position[target],
+                        xytext=position[node],
+                        arrowprops={"arrowstyle": "-|>", "color": "0.55", "shrinkA": 28, "shrinkB": 28, "lw": 0.8},
+                    )
+        for node, (px, py) in position.items():
+            axes.text(
+                px,
+                py,
+                node,
+                ha="center",
+                va="center",
+                bbox={"boxstyle": "round,pad=0.25", "fc": "white", "ec": "0.3", "lw": 0.8},
+                url=None if pages is None else f"{pages[node]}.html#{label(node)}",
+            )
+        axes.set_xlim(-0.7, max(len(layers) - 1, 0) + 0.7)
+        axes.set_ylim(-(height / 2) - 0.2, height / 2 + 0.2)
+        axes.axis("off")
+        buffer = io.StringIO()
+        figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+        plt.close(figure)
+    text = buffer.getvalue()
+    return text[text.index("<svg") :]

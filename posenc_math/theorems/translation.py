@@ -35,6 +35,8 @@ PAGE = "translation"
 BASE = sympy.Symbol("b", positive=True)
 WIDTH = sympy.Symbol("d", positive=True, even=True)
 INDEX = sympy.Symbol("i", integer=True, nonnegative=True)
+#: How pages write the frequency of pair i (display only; see Theorem.notation).
+OMEGA_I = sympy.Symbol("omega_i", positive=True)
 #: A second offset (the group law composes k and l).
 l_ = sympy.Symbol("l", real=True)
 #: Angles of the angle-addition formulas.
@@ -302,6 +304,7 @@ def shift_full() -> Theorem:
         negative_control=Conclusion(start.xreplace({w: omega(INDEX + 1)}), goal.rhs, over=(BASE, WIDTH, INDEX, t, k)),
         scope="general",
         uses=("shift-block", "blockdiag-blockwise"),
+        notation={frequency: OMEGA_I},
         proof=(
             r"Pair $i$ of $\mathrm{PE}(t)$ is $(\sin\omega_i t, \cos\omega_i t)$ with $\omega_i = b^{-2i/d} > 0$, "
             r"so shift-block applies to it with $\omega = \omega_i$.",
