@@ -43,11 +43,11 @@ def _parse(directive: SphinxDirective, text: str, theorem_id: str = "") -> list:
     return container.children
 
 
-class machine_proof(nodes.General, nodes.Element):  # noqa: N801 - docutils node naming
+class machine_proof(nodes.General, nodes.Element):
     """The folded machine chain: ``<details class="machine-proof">`` in HTML."""
 
 
-class human_proof(nodes.General, nodes.Element):  # noqa: N801
+class human_proof(nodes.General, nodes.Element):
     """A theorem's human proof: ``<div class="proof" id="proof-ID">`` in HTML."""
 
 
@@ -242,7 +242,7 @@ def setup(app):
     app.add_directive("posenc-theorem-index", TheoremIndexDirective)
     app.add_directive("posenc-proof", HumanProofDirective)
     app.add_directive("posenc-machine-proof", MachineProofDirective)
-    others = {name: (_skip, _skip) for name in ("latex", "text", "man", "texinfo")}
+    others = dict.fromkeys(("latex", "text", "man", "texinfo"), (_skip, _skip))
     app.add_node(machine_proof, html=(_visit_machine_proof, _depart_machine_proof), **others)
     app.add_node(human_proof, html=(_visit_human_proof, _depart_human_proof), **others)
     app.connect("env-purge-doc", _purge)
