@@ -241,7 +241,7 @@ class Chain:
 class Termwise:
     """Two sums with the same index and limits are equal when their summands are.
 
-    ``lhs_sum`` and ``rhs_sum`` are :class:`sympy.Sum` objects (build them
+    ``lhs_sum`` and ``rhs_sum`` are ``sympy.Sum`` objects (build them
     unevaluated).  The summands are compared by
     :func:`~posenc_math.theorems.decide_equal` with the index an integer:
     a per-pair identity then holds for any number of pairs, however large.
