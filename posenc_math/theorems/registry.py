@@ -144,25 +144,23 @@ def _verify_ids(theorem_ids: list[str]) -> list[Result]:
     return [verify_theorem(get(theorem_id)) for theorem_id in theorem_ids]
 
 
-def _verify_in_processes(theorem_ids: list[str], processes: int) -> list[Result]:
-    """Verify in ``processes`` forked workers; theorems are dealt round-robin.
+def _verify_id(theorem_id: str) -> Result:
+    return verify_theorem(get(theorem_id))
 
-    The theorems are built before forking, so the workers inherit them (and
-    the imports) instead of building them again.
+
+def _verify_in_processes(theorem_ids: list[str], processes: int) -> list[Result]:
+    """Verify in ``processes`` forked workers, one theorem per task (the slow ones do not queue).
+
+    The workers inherit the imports; each builds the theorems it checks.
     """
     import multiprocessing
 
-    for theorem_id in theorem_ids:
-        get(theorem_id)
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:  # no fork on this platform: one process
         return _verify_ids(theorem_ids)
-    chunks = [theorem_ids[start::processes] for start in range(processes)]
     with context.Pool(processes) as pool:
-        parts = pool.map(_verify_ids, chunks)
-    found = {result.id: result for part in parts for result in part}
-    return [found[theorem_id] for theorem_id in theorem_ids]
+        return pool.map(_verify_id, theorem_ids, chunksize=1)
 
 
 def verify(theorem_ids: Iterable[str] | None = None, *, processes: int = 1) -> list[Result]:
@@ -178,10 +176,12 @@ def verify(theorem_ids: Iterable[str] | None = None, *, processes: int = 1) -> l
     >>> [r.status for r in verify(["shift-block"])]
     ['verified']
     """
-    wanted = ids() if theorem_ids is None else list(theorem_ids)
+    known = ids()
+    wanted = known if theorem_ids is None else list(theorem_ids)
     for theorem_id in wanted:
-        get(theorem_id)
-    todo = _closure(wanted)
+        if theorem_id not in known:
+            get(theorem_id)  # raises KeyError naming the known ids
+    todo = known if theorem_ids is None else _closure(wanted)
     parallel = processes > 1 and len(todo) > 1
     fresh = _verify_in_processes(todo, processes) if parallel else _verify_ids(todo)
     found = {result.id: result for result in fresh}
