@@ -757,7 +757,7 @@ def verify_theorem(theorem: Theorem, *, context: Callable[[str], Theorem] | None
     >>> result.status, result.negative_control
     ('failed', 'rejected')
     >>> print(result.failures[0])  # doctest: +ELLIPSIS
-    step 1 (sign flipped): sin(a + b) = sin(a)*cos(b) - sin(b)*cos(a); residual 2*sin(b)*cos(a)...
+    step 1 (sign flipped): sin(a + b) = sin(a)*cos(b) - sin(b)*cos(a); residual ...
     """
     context = context or _default_context
     started = time.perf_counter()
