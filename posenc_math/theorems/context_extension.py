@@ -254,7 +254,7 @@ def yarn_ramp() -> Theorem:
         above_value.rhs,
         (width, past),
         relation="<=",
-        where=where_ramp + r"; the ramp's argument at pair $j = j_{\text{high}} + v$",
+        where=r"the ramp's argument at pair $j = j_{\text{high}} + v$",
     )
 
     def blend(weight):
