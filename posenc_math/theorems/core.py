@@ -536,15 +536,49 @@ class Result:
 
 
 # --------------------------------------------------------------------------
+#: Seconds the checker gets to (wrongly) prove a negative control.  A control
+#: is rejected only when it is shown false at sampled points of its domain;
+#: the checker must then not prove it: a checker that says yes to everything
+#: is caught at once, and trying longer to prove what is shown false would
+#: only test the checker's soundness, which its own test suite does.
+CONTROL_TIME_BOUND = 0.5
+
+
+def _checker_proves(lhs, rhs) -> bool:
+    import inspect
+
+    if "time_bound" in inspect.signature(decide_equal).parameters:
+        return decide_equal(lhs, rhs, time_bound=CONTROL_TIME_BOUND).proved
+    return decide_equal(lhs, rhs).proved
+
+
+def _shown_false(lhs, rhs) -> bool:
+    """``lhs = rhs`` fails at a point sampled from the declared domain (the checker's sampler)."""
+    from . import check
+
+    if hasattr(check, "shown_false"):
+        return check.shown_false(lhs, rhs, seeds=(0, 1, 2, 3))
+    try:
+        gap = check.difference(lhs, rhs)
+    except ValueError:
+        return False
+    entries = list(gap) if isinstance(gap, sympy.MatrixBase) else [gap]
+    for seed in range(4):
+        values = [check.numeric_value(entry, seed) for entry in entries]
+        if any(value is not None and abs(value) > 1e-12 for value in values):
+            return True
+    return False
+
+
 def _judge_negative_control(control) -> str:
     """``"rejected"``, ``"accepted"`` or ``"undecided"`` for a (wrong) control.
 
-    Rejected means the checker does not prove it *and* it is shown false:
-    a Fact that returns False, or a conclusion that fails numerically at a
-    point sampled from its declared domain.  A control the checker merely
-    fails to prove, but that looks true numerically, is "undecided".
+    Rejected means it is shown false at a point sampled from its declared
+    domain (a Fact: it returns False) *and* the checker does not prove it.
+    A control the checker does not prove but that is not shown false is
+    "undecided": a gap in the checker must not pass for a refusal.
     """
-    from .check import difference, numeric_value
+    from .check import numeric_value
 
     if isinstance(control, Fact):
         return "rejected" if control.decide().proved is False else "accepted"
@@ -570,25 +604,16 @@ def _judge_negative_control(control) -> str:
                 return "rejected"
         return "undecided"
     if control.relation == "=":
-        if decide_equal(control.lhs, control.rhs).proved:
-            return "accepted"
-        try:
-            gap = difference(control.lhs, control.rhs)
-        except ValueError:
-            return "undecided"
-        entries = list(gap) if isinstance(gap, sympy.MatrixBase) else [gap]
-        for seed in range(4):
-            values = [numeric_value(entry, seed) for entry in entries]
-            if any(value is not None and abs(value) > 1e-12 for value in values):
-                return "rejected"
-        return "undecided"
+        if not _shown_false(control.lhs, control.rhs):
+            return "accepted" if _checker_proves(control.lhs, control.rhs) else "undecided"
+        return "accepted" if _checker_proves(control.lhs, control.rhs) else "rejected"
     if Holds(_SYMPY_RELATION[control.relation](control.lhs, control.rhs, evaluate=False), "").decide().proved:
         return "accepted"
     for seed in range(4):
         value = numeric_value(control.rhs - control.lhs, seed)
         if value is None or abs(value.imag) > 1e-12:
             continue
-        if (control.relation == "<" and value.real <= 0) or (control.relation == "<=" and value.real < -1e-12):
+        if (control.relation == "<" and value.real <= 1e-12) or (control.relation == "<=" and value.real < -1e-12):
             return "rejected"
         if control.relation == "!=" and abs(value) < 1e-25:
             return "rejected"

@@ -182,10 +182,8 @@ def verify(theorem_ids: Iterable[str] | None = None, *, processes: int = 1) -> l
     for theorem_id in wanted:
         get(theorem_id)
     todo = _closure(wanted)
-    if processes > 1 and len(todo) > 1:
-        fresh = _verify_in_processes(todo, processes)
-    else:
-        fresh = _verify_ids(todo)
+    parallel = processes > 1 and len(todo) > 1
+    fresh = _verify_in_processes(todo, processes) if parallel else _verify_ids(todo)
     found = {result.id: result for result in fresh}
     _with_dependencies(found, {})
     return [found[theorem_id] for theorem_id in wanted]
