@@ -541,7 +541,7 @@ def rope_mean_scores(dim, offsets, *, base=10000.0, n_samples=400, seed=0, align
     n_samples : int, default 400
         Number of seeded random draws, >= 1.
     seed : int, default 0
-        Seed of :func:`numpy.random.default_rng`.
+        Seed of ``numpy.random.default_rng``.
     aligned : bool, default True
         Key equal to the query (True) or independent of it (False).
 
