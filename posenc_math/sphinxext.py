@@ -151,7 +151,8 @@ class TheoremIndexDirective(SphinxDirective):
         _shown(self.env).setdefault(self.env.docname, set()).add(_INDEX)
         graph = theorems.dependencies()
         pages = {theorem_id: theorems.page_of(theorem_id) for theorem_id in graph}
-        svg = render.dependency_graph_svg(graph, pages)
+        scopes = {result.id: result.scope for result in results}
+        svg = render.dependency_graph_svg(graph, pages, scopes)
         figure = nodes.raw(
             "",
             '<figure class="posenc-dependency-graph" id="theorem-dependency-graph">'
@@ -163,8 +164,8 @@ class TheoremIndexDirective(SphinxDirective):
 
 
 _GRAPH_ALT = (
-    "The dependency graph of the theorems: each theorem is a box, with an arrow to every theorem it uses; "
-    "theorems that use nothing are in the leftmost column."
+    "The dependency graph of the theorems: each theorem is a box, coloured by its scope, with an arrow to every "
+    "theorem it uses; theorems that use nothing are in the leftmost column."
 )
 _GRAPH_CAPTION = (
     "Which theorem uses which (an arrow points to the theorem used), built from the registry when this page "

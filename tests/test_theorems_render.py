@@ -61,13 +61,23 @@ def test_page_text_is_stable_between_runs():
 
 def test_chains_put_each_justification_on_its_own_line():
     text = render.theorem_myst(theorems.get("shift-block"), theorems.verify_one("shift-block"))
-    assert "&\\quad\\text{(multiply the matrix and the column)}" in text
+    assert "&\\quad\\text{(angle addition, both rows)}" in text
+    assert "&\\quad\\text{(multiply the matrix and the}" in text  # long ones wrap under the step
     assert "&&" not in text  # no justification squeezed beside a step
 
 
 def test_wide_relations_break_before_the_relation():
     rows = render._relation_rows("a" * 50, "=", "b" * 50)
     assert rows == ["&" + "a" * 50, "&= " + "b" * 50]
+
+
+def test_long_sums_break_at_their_terms():
+    import sympy
+
+    x = sympy.symbols("x0:12", real=True)
+    rows = render._side_rows(sympy.Add(*(sympy.sin(v) for v in x)), "&= ")
+    assert len(rows) > 1 and rows[0].startswith("&= ") and rows[1].startswith("&\\quad + ")
+    assert all(render.visible_length(row) <= render._WIDE + 12 for row in rows)
 
 
 def test_index_lists_every_theorem_with_scope_and_link():

@@ -241,7 +241,7 @@ class Chain:
 class Termwise:
     """Two sums with the same index and limits are equal when their summands are.
 
-    ``lhs_sum`` and ``rhs_sum`` are :class:`sympy.Sum` objects (build them
+    ``lhs_sum`` and ``rhs_sum`` are ``sympy.Sum`` objects (build them
     unevaluated).  The summands are compared by
     :func:`~posenc_math.theorems.decide_equal` with the index an integer:
     a per-pair identity then holds for any number of pairs, however large.
@@ -553,21 +553,29 @@ def _checker_proves(lhs, rhs) -> bool:
 
 
 def _shown_false(lhs, rhs) -> bool:
-    """``lhs = rhs`` fails at a point sampled from the declared domain (the checker's sampler)."""
+    """``lhs = rhs`` fails at a point sampled from the declared domain (the checker's sampler).
+
+    Sums over a symbolic number of terms are first given a sampled number of
+    terms (inside the domain of the symbols in their limits) and written out.
+    """
     from . import check
 
-    if hasattr(check, "shown_false"):
+    sums = [side.atoms(sympy.Sum) for side in (lhs, rhs) if isinstance(side, sympy.Basic)]
+    limits = {symbol for found in sums for total in found for symbol in _limit_symbols(total)}
+    if not limits:
         return check.shown_false(lhs, rhs, seeds=(0, 1, 2, 3))
-    try:
-        gap = check.difference(lhs, rhs)
-    except ValueError:
-        return False
-    entries = list(gap) if isinstance(gap, sympy.MatrixBase) else [gap]
     for seed in range(4):
-        values = [check.numeric_value(entry, seed) for entry in entries]
-        if any(value is not None and abs(value) > 1e-12 for value in values):
+        point = check.sample_point(limits, seed)
+        if point is None:
+            return False
+        left, right = (sympy.sympify(side).xreplace(point).doit() for side in (lhs, rhs))
+        if check.shown_false(left, right, seeds=(seed,)):
             return True
     return False
+
+
+def _limit_symbols(total) -> set:
+    return {symbol for _, low, high in total.limits for symbol in (low.free_symbols | high.free_symbols)}
 
 
 def _judge_negative_control(control) -> str:

@@ -41,8 +41,9 @@ __all__ = [
 #: The docname of "How the proofs are checked".
 CHECKING_PAGE = "checking"
 
-#: A display wider than this many LaTeX characters is broken at its relation.
-_WIDE = 60
+#: A line wider than about this many printed characters is broken (a 390 px
+#: phone shows about 30 characters of display math).
+_WIDE = 30
 
 
 def label(theorem_id: str) -> str:
@@ -104,11 +105,80 @@ def _aligned(rows: list[str]) -> str:
     return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
 
 
+def visible_length(tex: str) -> int:
+    r"""A rough count of the characters a LaTeX string prints.
+
+    Function names count with their letters, other commands (Greek letters,
+    ``\cdot``) as one character, braces and spacing not at all.
+
+    Examples
+    --------
+    >>> visible_length(r"\sin{\left(x \right)} + \omega")
+    8
+    """
+    import re
+
+    tex = re.sub(r"\\(left|right|begin\{[a-z]*\}|end\{[a-z]*\}|quad|qquad|,|;|!)", "", tex)
+    tex = re.sub(r"\\(sin|cos|tan|log|exp|ln|operatorname|text|mathrm)\b", lambda m: m.group(1)[:3], tex)
+    tex = re.sub(r"\\[a-zA-Z]+", "#", tex)
+    return len(re.sub(r"[{}\s^_&]", "", tex))
+
+
+def _pieces(expression) -> list[str]:
+    """LaTeX of the top-level terms (a sum) or factors (a product), in printed order, for breaking."""
+    if isinstance(expression, sympy.Add):
+        terms = [latex(term) for term in expression.as_ordered_terms()]
+        return [terms[0]] + [term if term.startswith("-") else f"+ {term}" for term in terms[1:]]
+    if isinstance(expression, sympy.Mul) and len(expression.args) > 1:
+        coefficient, factors = expression.as_coeff_mul()
+        if coefficient == 1:
+            return [
+                latex(factor) if not isinstance(factor, sympy.Add) else f"\\left({latex(factor)}\\right)"
+                for factor in factors
+            ]
+    return [latex(expression)]
+
+
+def _side_rows(expression, prefix: str) -> list[str]:
+    """``prefix`` + the expression, on as many aligned rows as its width needs."""
+    whole = latex(expression)
+    if visible_length(whole) <= _WIDE:
+        return [f"{prefix}{whole}"]
+    pieces = _pieces(expression)
+    if len(pieces) == 1:
+        return [f"{prefix}{whole}"]
+    rows, current = [], ""
+    for piece in pieces:
+        if current and visible_length(current + piece) > _WIDE:
+            rows.append(current)
+            current = piece
+        else:
+            current = f"{current} {piece}".strip()
+    rows.append(current)
+    return [f"{prefix}{rows[0]}"] + [f"&\\quad {row}" for row in rows[1:]]
+
+
+def _why_rows(why: str) -> list[str]:
+    """A justification on its own line(s) under the step, wrapped to the phone's width."""
+    import textwrap
+
+    lines = textwrap.wrap(f"({why})", width=34)
+    return [f"&\\quad\\text{{{_text(line)}}}" for line in lines]
+
+
 def _relation_rows(lhs: str, relation: str, rhs: str) -> list[str]:
     """One ``lhs relation rhs``: on one line, or broken before the relation when wide."""
-    if len(lhs) + len(rhs) <= _WIDE:
+    if visible_length(lhs) + visible_length(rhs) <= _WIDE:
         return [f"{lhs} &{relation} {rhs}"]
     return [f"&{lhs}", f"&{relation} {rhs}"]
+
+
+def _relation_rows_of(lhs, relation: str, rhs) -> list[str]:
+    """Like :func:`_relation_rows`, from expressions: long sides are broken at their terms."""
+    left, right = latex(lhs), latex(rhs)
+    if visible_length(left) + visible_length(right) <= _WIDE:
+        return [f"{left} &{relation} {right}"]
+    return [*_side_rows(lhs, "&"), *_side_rows(rhs, f"&{relation} ")]
 
 
 def statement_latex(conclusions) -> str:
@@ -125,7 +195,7 @@ def statement_latex(conclusions) -> str:
     """
     rows = []
     for conclusion in conclusions:
-        rows += _relation_rows(latex(conclusion.lhs), _RELATION[conclusion.relation], latex(conclusion.rhs))
+        rows += _relation_rows_of(conclusion.lhs, _RELATION[conclusion.relation], conclusion.rhs)
     return _aligned(rows)
 
 
@@ -210,16 +280,13 @@ def _step_rows(check, context=None) -> list[str]:
     """Aligned rows for one check: ``lhs = rhs`` with the justification below it."""
     sides = check.sides(context) if not isinstance(check, Fact) else None
     lhs, relation, rhs = sides
-    rows = _relation_rows(latex(lhs), _RELATION[relation], latex(rhs))
-    rows.append(f"&\\quad\\text{{({_text(check.why)})}}")
-    return rows
+    return [*_relation_rows_of(lhs, _RELATION[relation], rhs), *_why_rows(check.why)]
 
 
 def _chain_display(chain: Chain) -> str:
-    rows = [f"&{latex(chain.start)}"]
+    rows = _side_rows(chain.start, "&")
     for expression, why in chain.links:
-        rows.append(f"&= {latex(expression)}")
-        rows.append(f"&\\quad\\text{{({_text(why)})}}")
+        rows += [*_side_rows(expression, "&= "), *_why_rows(why)]
     return _aligned(rows)
 
 
@@ -384,8 +451,39 @@ def _layers(graph: dict[str, list[str]]) -> dict[str, int]:
     return depth
 
 
-def dependency_graph_svg(graph: dict[str, list[str]], pages: dict[str, str] | None = None) -> str:
+_SCOPE_COLOURS = {"general": "#e6f2e6", "instances": "#fff1cc", "computation": "#fbe0e0"}
+
+
+def _ordered_layers(graph: dict[str, list[str]], depth: dict[str, int]) -> dict[int, list[str]]:
+    """Nodes per layer, ordered to keep arrows short (two barycentre sweeps)."""
+    layers: dict[int, list[str]] = {}
+    for node in graph:
+        layers.setdefault(depth[node], []).append(node)
+    users: dict[str, list[str]] = {node: [] for node in graph}
+    for node, used in graph.items():
+        for target in used:
+            if target in users:
+                users[target].append(node)
+    for _ in range(2):
+        rank = {node: row for nodes in layers.values() for row, node in enumerate(nodes)}
+        for level in sorted(layers)[1:]:
+            layers[level].sort(key=lambda n: sum(rank[u] for u in graph[n] if u in rank) / max(len(graph[n]), 1))
+            rank.update({node: row for row, node in enumerate(layers[level])})
+        if 0 in layers:
+            linked = [n for n in layers[0] if users[n]]
+            alone = [n for n in layers[0] if not users[n]]
+            linked.sort(key=lambda n: sum(rank[u] for u in users[n]) / len(users[n]))
+            layers[0] = linked + alone
+    return layers
+
+
+def dependency_graph_svg(
+    graph: dict[str, list[str]], pages: dict[str, str] | None = None, scopes: dict[str, str] | None = None
+) -> str:
     """The ``uses`` graph drawn as an SVG (matplotlib): layers by depth, arrows to what is used.
+
+    Boxes are coloured by scope when ``scopes`` is given and link to their
+    theorem when ``pages`` is given.
 
     Examples
     --------
@@ -398,41 +496,59 @@ def dependency_graph_svg(graph: dict[str, list[str]], pages: dict[str, str] | No
     import matplotlib
 
     matplotlib.use("Agg")
+    import matplotlib.patches
     import matplotlib.pyplot as plt
 
     depth = _layers(graph)
-    layers: dict[int, list[str]] = {}
-    for node in graph:
-        layers.setdefault(depth[node], []).append(node)
-    height = max(len(nodes) for nodes in layers.values()) if layers else 1
-    position = {}
-    for level, nodes in layers.items():
-        for row, node in enumerate(nodes):
-            position[node] = (level, -(row - (len(nodes) - 1) / 2))
+    layers = _ordered_layers(graph, depth)
+    row: dict[str, float] = {}
+    for level in sorted(layers):
+        previous = -1.0
+        for node in layers[level]:
+            used = [row[u] for u in graph[node] if u in row]
+            wanted = sum(used) / len(used) if used else previous + 1
+            row[node] = max(wanted, previous + 1)
+            previous = row[node]
+    height = max(row.values(), default=0) + 1
     with plt.rc_context({"svg.hashsalt": "posenc-math", "svg.fonttype": "none", "font.size": 9}):
-        figure, axes = plt.subplots(figsize=(2.3 * max(len(layers), 1), 0.42 * height + 0.6))
-        for node, used in graph.items():
-            for target in used:
-                if target in position:
-                    axes.annotate(
-                        "",
-                        xy=position[target],
-                        xytext=position[node],
-                        arrowprops={"arrowstyle": "-|>", "color": "0.55", "shrinkA": 28, "shrinkB": 28, "lw": 0.8},
-                    )
-        for node, (px, py) in position.items():
-            axes.text(
-                px,
-                py,
+        figure, axes = plt.subplots(figsize=(2.6 * max(len(layers), 1), 0.3 * height + 0.6))
+        boxes = {}
+        for node in graph:
+            boxes[node] = axes.text(
+                depth[node],
+                row[node],
                 node,
                 ha="center",
                 va="center",
-                bbox={"boxstyle": "round,pad=0.25", "fc": "white", "ec": "0.3", "lw": 0.8},
+                bbox={
+                    "boxstyle": "round,pad=0.25",
+                    "fc": _SCOPE_COLOURS.get((scopes or {}).get(node, ""), "white"),
+                    "ec": "0.3",
+                    "lw": 0.8,
+                },
                 url=None if pages is None else f"{pages[node]}.html#{label(node)}",
             )
-        axes.set_xlim(-0.7, max(len(layers) - 1, 0) + 0.7)
-        axes.set_ylim(-(height / 2) - 0.2, height / 2 + 0.2)
+        for node, used in graph.items():
+            for target in used:
+                if target in boxes:
+                    axes.annotate(
+                        "",
+                        xy=(1, 0.5),
+                        xycoords=boxes[target],
+                        xytext=(0, 0.5),
+                        textcoords=boxes[node],
+                        arrowprops={"arrowstyle": "-|>", "color": "0.45", "shrinkA": 4, "shrinkB": 4, "lw": 0.8},
+                    )
+        axes.set_xlim(-0.6, max(len(layers) - 1, 0) + 0.6)
+        axes.set_ylim(height - 0.5, -0.7)
         axes.axis("off")
+        if scopes:
+            handles = [
+                matplotlib.patches.Patch(facecolor=colour, edgecolor="0.3", label=scope)
+                for scope, colour in _SCOPE_COLOURS.items()
+                if scope in scopes.values()
+            ]
+            axes.legend(handles=handles, loc="lower right", frameon=False, title="scope")
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
         plt.close(figure)
