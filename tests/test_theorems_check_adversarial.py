@@ -377,6 +377,13 @@ def test_branch_cut_identities_are_refused(lhs, rhs):
     assert no, decision.method
 
 
+@pytest.mark.parametrize("lhs, rhs", [*BRANCH_CUTS[:16], (sqrt(exp(I * x)), exp(I * x / 2))])
+def test_branch_cut_identities_are_refused_when_every_method_runs(lhs, rhs):
+    """Multiplied by sin^2 + cos^2, the exponential form runs too: it must not use a branch rule either."""
+    no, decision = refused(lhs * (sin(x) ** 2 + cos(x) ** 2), rhs)
+    assert no, decision.method
+
+
 @pytest.mark.parametrize(
     "lhs, rhs",
     [
@@ -514,3 +521,13 @@ def test_random_rational_identities_built_by_construction(seed):
     assert decide_equal(quotient / factor, numerator).proved
     no, _ = refused(quotient / factor, numerator + Rational(1, rng.randint(2, 50)))
     assert no
+
+
+def test_sums_with_a_sampled_number_of_terms_are_enclosed_term_by_term():
+    i = Symbol("i", integer=True, nonnegative=True)
+    d = Symbol("d", even=True, positive=True)
+    pythagoras = sympy.Sum(sin(t / u ** (2 * i / d)) ** 2 + cos(t / u ** (2 * i / d)) ** 2, (i, 0, d / 2 - 1))
+    assert not shown_false(pythagoras, d / 2)  # true for every even d
+    assert shown_false(pythagoras, d)  # off by a factor 2
+    assert shown_false(sympy.Sum(i, (i, 1, n**2 + 1)), 0)
+    assert interval_value(sympy.Sum(i, (i, 1, 10**9))) is None  # too many terms: no enclosure, not a guess
