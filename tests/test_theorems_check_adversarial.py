@@ -90,6 +90,10 @@ ZERO_DENOMINATOR_CASES = [
     (cot(Z(y)), 1),
     (sec(pi / 2 + Z(x)), 0),
     (tan(x) * 0 + Z(x) / (cos(pi / 7) - cos(2 * pi / 7) + cos(3 * pi / 7) - Rational(1, 2)), 1),  # = 0, not Pythagorean
+    ((Z(y) ** t * (1 + x) - Z(y) ** t) * Z(y) ** (-t), x),  # 0**t * 0**(-t): an exponent of unknown sign
+    ((x * Mod(n**2 + n, 2) + Mod(n**2 + n, 2)) / Mod(n**2 + n, 2), x + 1),  # zero on the integers only
+    (((x + 1) ** 2 - x**2 - 2 * x - 1 + Z(x) * y) / ((x + 1) ** 2 - x**2 - 2 * x - 1), y),  # a polynomial zero
+    ((y * Z(w * (t + x))) / (sin(w * t + w * x) ** 2 + cos(w * (t + x)) ** 2 - 1), 3),  # one angle, two spellings
 ]
 
 

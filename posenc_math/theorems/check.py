@@ -654,13 +654,15 @@ def _with_sin_cos(expr):
 
 
 def _must_be_nonzero(expr) -> dict:
-    """Every denominator (base of a negative power) and every ``log`` argument in ``expr``.
+    """Every denominator (base of a power not known nonnegative) and every ``log`` argument in ``expr``.
 
     A dict from the expression to what it is (``"denominator"``, ``"log argument"``).
     """
     found: dict = {}
     for node in sympy.preorder_traversal(expr):
-        if node.is_Pow and (node.exp.is_negative or (node.exp.is_Number and node.exp < 0)):
+        if node.is_Pow and not node.exp.is_nonnegative:
+            # a negative power, or one that may be negative (x**a with a real):
+            # 0**a * 0**(-a) would otherwise "equal" 1
             found.setdefault(node.base, "denominator")
         elif isinstance(node, sympy.log):
             found.setdefault(node.args[0], "log argument")
@@ -682,11 +684,15 @@ def _pythagorean_remainder(expr):
     trig = expr.atoms(sympy.sin, sympy.cos, sympy.sinh, sympy.cosh)
     replacements, relations, gens = {}, [], []
     for family, (sine, cosine) in enumerate(((sympy.sin, sympy.cos), (sympy.sinh, sympy.cosh))):
-        angles = sorted({f.args[0] for f in trig if isinstance(f, (sine, cosine))}, key=sympy.default_sort_key)
-        for index, angle in enumerate(angles):
+        # one pair of variables per angle, however it is written (w*(t + k) is w*t + w*k)
+        by_angle: dict = {}
+        for f in trig:
+            if isinstance(f, (sine, cosine)):
+                by_angle.setdefault(sympy.expand(f.args[0]), set()).add(f)
+        for index, angle in enumerate(sorted(by_angle, key=sympy.default_sort_key)):
             s, c = sympy.Dummy(f"s{family}_{index}"), sympy.Dummy(f"c{family}_{index}")
-            replacements[sine(angle)] = s
-            replacements[cosine(angle)] = c
+            for f in by_angle[angle]:
+                replacements[f] = s if isinstance(f, sine) else c
             relations.append(s**2 + c**2 - 1 if family == 0 else c**2 - s**2 - 1)
             gens += [s, c]
     substituted = expr.xreplace(replacements) if replacements else expr
@@ -707,7 +713,7 @@ def _pythagorean_remainder(expr):
         return expr
     if remainder == 0:
         return sympy.S.Zero
-    back = {v: k for k, v in replacements.items()}
+    back = {v: k for k, v in replacements.items()}  # any one spelling of the angle will do
     return sympy.sympify(remainder).xreplace(back)
 
 
