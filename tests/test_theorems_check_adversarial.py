@@ -535,3 +535,27 @@ def test_sums_with_a_sampled_number_of_terms_are_enclosed_term_by_term():
     assert shown_false(pythagoras, d)  # off by a factor 2
     assert shown_false(sympy.Sum(i, (i, 1, n**2 + 1)), 0)
     assert interval_value(sympy.Sum(i, (i, 1, 10**9))) is None  # too many terms: no enclosure, not a guess
+
+
+# -- bad input -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["x", None, True, [1, 2], sympy.Eq(x, 1), sympy.Interval(0, 1)])
+def test_bad_input_raises_type_error_naming_the_argument(bad):
+    with pytest.raises(TypeError, match="lhs must be a SymPy expression"):
+        decide_equal(bad, 1)
+    with pytest.raises(TypeError, match="rhs must be a SymPy expression"):
+        decide_equal(x, bad)
+    with pytest.raises(TypeError, match="expr must be a SymPy expression"):
+        decide_zero(bad)
+
+
+def test_a_matrix_against_a_scalar_is_refused_not_crashed():
+    decision = decide_equal(Matrix([x]), x)
+    assert not decision.proved and decision.method.startswith("shapes differ")
+
+
+def test_symbolic_matrices_are_left_to_their_entries():
+    first, second = sympy.MatrixSymbol("A", 2, 2), sympy.MatrixSymbol("B", 2, 2)
+    assert decide_equal(first, first).proved
+    assert not decide_equal(first, second).proved

@@ -891,6 +891,10 @@ def _decide_scalar(expr) -> Decision:
 
 
 def _decide(expr) -> Decision:
+    if isinstance(expr, sympy.MatrixExpr) and not isinstance(expr, sympy.MatrixBase):
+        if expr.is_ZeroMatrix:
+            return Decision(True, expr, "expand")
+        return Decision(False, expr, "undecided (a symbolic matrix expression: give its entries)")
     if isinstance(expr, sympy.MatrixBase):
         methods = set()
         for row, column in ((r, c) for r in range(expr.rows) for c in range(expr.cols)):
@@ -928,11 +932,25 @@ def decide_zero(expr, *, time_bound: float | None = None) -> Decision:
     >>> decide_zero((sin(a) ** 2 + cos(a) ** 2 - 1) / (sin(1) ** 2 + cos(1) ** 2 - 1)).method
     'refused: the denominator -1 + cos(1)**2 + sin(1)**2 is identically zero'
     """
+    expr = _checked_side(expr, "expr", "decide_zero")
     if isinstance(expr, sympy.MatrixExpr):
         expr = expr.doit()
-    if not isinstance(expr, sympy.MatrixBase):
-        expr = sympy.sympify(expr)
     return _bounded(lambda: _decide(expr), _seconds(time_bound))
+
+
+def _checked_side(value, name: str, caller: str):
+    """``value`` as SymPy, or ``TypeError`` naming the argument and what is accepted."""
+    if isinstance(value, (sympy.MatrixBase, sympy.MatrixExpr, sympy.Expr)):
+        return value
+    accepted = "a SymPy expression, a SymPy Matrix or a number"
+    number = isinstance(value, (int, float, complex)) or _is_numpy_number(value)
+    if isinstance(value, bool) or not number:
+        raise TypeError(f"{caller}: {name} must be {accepted}; got {type(value).__name__} {value!r:.60}")
+    return sympy.sympify(value)
+
+
+def _is_numpy_number(value) -> bool:
+    return type(value).__module__ == "numpy" and hasattr(value, "dtype") and getattr(value, "shape", None) == ()
 
 
 def difference(lhs, rhs):
@@ -941,11 +959,14 @@ def difference(lhs, rhs):
     Unevaluated matrix products (kept for display) are multiplied out
     directly: converting them entry by entry goes through symbolic sums.
     """
+    lhs, rhs = (_checked_side(side, name, "difference") for side, name in ((lhs, "lhs"), (rhs, "rhs")))
     lhs, rhs = (side.doit() if isinstance(side, sympy.MatrixExpr) else side for side in (lhs, rhs))
+    shapes = [side.shape if isinstance(side, (sympy.MatrixBase, sympy.MatrixExpr)) else None for side in (lhs, rhs)]
+    if shapes[0] != shapes[1]:
+        described = ["a scalar" if shape is None else f"{shape}" for shape in shapes]
+        raise ValueError(f"shapes differ: {described[0]} vs {described[1]}")
     if isinstance(lhs, sympy.MatrixBase) or isinstance(rhs, sympy.MatrixBase):
         lhs, rhs = sympy.Matrix(lhs), sympy.Matrix(rhs)
-        if lhs.shape != rhs.shape:
-            raise ValueError(f"shapes differ: {lhs.shape} vs {rhs.shape}")
     return lhs - rhs
 
 
@@ -966,6 +987,9 @@ def decide_equal(lhs: Any, rhs: Any, *, time_bound: float | None = None) -> Deci
     >>> decide_equal((x + 2.0**60) * (x + 1), x**2 + 2**60 * x + 2**60).method
     'refused: inexact number 1.15292150460685e+18 (a Float); write exact numbers (Integer, Rational)'
     """
+
+    for side, name in ((lhs, "lhs"), (rhs, "rhs")):
+        _checked_side(side, name, "decide_equal")
 
     def run() -> Decision:
         try:
