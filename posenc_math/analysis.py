@@ -521,7 +521,9 @@ def rounding_bound(dim, dtype) -> float:
     return float(np.sqrt(dim) * float(_finfo(dtype).eps) / 4.0)
 
 
-def rope_mean_scores(dim, offsets, *, base=10000.0, n_samples=400, seed=0, aligned=True):
+def rope_mean_scores(
+    dim, offsets, *, base=10000.0, n_samples=400, seed=0, aligned=True
+) -> tuple[np.ndarray, np.ndarray]:
     """The RoPE score averaged over seeded random vectors, and its exact expectation.
 
     Each sample draws a query with independent standard normal components;

@@ -91,6 +91,6 @@ def indexed_function(name: str, **assumptions: bool) -> type:
         text = f"{name}_{{{printer._print(self.args[0])}}}"
         return f"{text}^{{{exp}}}" if exp else text
 
-    attributes = {f"is_{fact}": value for fact, value in assumptions.items()}
+    attributes: dict[str, object] = {f"is_{fact}": value for fact, value in assumptions.items()}
     attributes["_latex"] = _latex
     return type(name.lstrip("\\"), (sympy.Function,), attributes)

@@ -46,7 +46,7 @@ q_, k_ = indexed_function("q", real=True), indexed_function("k", real=True)
 freq_ = indexed_function("\\omega", positive=True)
 
 
-def rope_rotation(angle):
+def rope_rotation(angle: sympy.Expr) -> Matrix:
     """RoPE's 2 x 2 rotation [[cos, -sin], [sin, cos]]: (a, b) -> (a cos - b sin, a sin + b cos)."""
     return Matrix([[cos(angle), -sin(angle)], [sin(angle), cos(angle)]])
 
@@ -191,14 +191,14 @@ u_ = sympy.Symbol("u", integer=True, nonnegative=True)
 P_SPLIT = j_ + 1 + u_
 
 
-def half_from_interleaved(i, pairs=P_SPLIT, *, evaluate=False):
+def half_from_interleaved(i: sympy.Expr, pairs: sympy.Expr = P_SPLIT, *, evaluate: bool = False) -> sympy.Expr:
     """pi(i): coordinate i of the half layout is coordinate pi(i) of the interleaved one (2i, or 2(i - P) + 1)."""
     return Piecewise(
         (2 * i, StrictLessThan(i, pairs, evaluate=evaluate)), (2 * (i - pairs) + 1, True), evaluate=evaluate
     )
 
 
-def interleaved_from_half(x, pairs=P_SPLIT, *, evaluate=False):
+def interleaved_from_half(x: sympy.Expr, pairs: sympy.Expr = P_SPLIT, *, evaluate: bool = False) -> sympy.Expr:
     """pi^{-1}(x) = floor(x / 2) + P (x mod 2): where interleaved coordinate x sits in the half layout."""
     return Add(
         sympy.floor(x / 2, evaluate=evaluate),
