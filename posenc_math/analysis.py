@@ -521,7 +521,9 @@ def rounding_bound(dim, dtype) -> float:
     return float(np.sqrt(dim) * float(_finfo(dtype).eps) / 4.0)
 
 
-def rope_mean_scores(dim, offsets, *, base=10000.0, n_samples=400, seed=0, aligned=True):
+def rope_mean_scores(
+    dim, offsets, *, base=10000.0, n_samples=400, seed=0, aligned=True
+) -> tuple[np.ndarray, np.ndarray]:
     """The RoPE score averaged over seeded random vectors, and its exact expectation.
 
     Each sample draws a query with independent standard normal components;
@@ -541,7 +543,7 @@ def rope_mean_scores(dim, offsets, *, base=10000.0, n_samples=400, seed=0, align
     n_samples : int, default 400
         Number of seeded random draws, >= 1.
     seed : int, default 0
-        Seed of :func:`numpy.random.default_rng`.
+        Seed of ``numpy.random.default_rng``.
     aligned : bool, default True
         Key equal to the query (True) or independent of it (False).
 

@@ -90,6 +90,10 @@ ZERO_DENOMINATOR_CASES = [
     (cot(Z(y)), 1),
     (sec(pi / 2 + Z(x)), 0),
     (tan(x) * 0 + Z(x) / (cos(pi / 7) - cos(2 * pi / 7) + cos(3 * pi / 7) - Rational(1, 2)), 1),  # = 0, not Pythagorean
+    ((Z(y) ** t * (1 + x) - Z(y) ** t) * Z(y) ** (-t), x),  # 0**t * 0**(-t): an exponent of unknown sign
+    ((x * Mod(n**2 + n, 2) + Mod(n**2 + n, 2)) / Mod(n**2 + n, 2), x + 1),  # zero on the integers only
+    (((x + 1) ** 2 - x**2 - 2 * x - 1 + Z(x) * y) / ((x + 1) ** 2 - x**2 - 2 * x - 1), y),  # a polynomial zero
+    ((y * Z(w * (t + x))) / (sin(w * t + w * x) ** 2 + cos(w * (t + x)) ** 2 - 1), 3),  # one angle, two spellings
 ]
 
 
@@ -377,6 +381,13 @@ def test_branch_cut_identities_are_refused(lhs, rhs):
     assert no, decision.method
 
 
+@pytest.mark.parametrize("lhs, rhs", [*BRANCH_CUTS[:16], (sqrt(exp(I * x)), exp(I * x / 2))])
+def test_branch_cut_identities_are_refused_when_every_method_runs(lhs, rhs):
+    """Multiplied by sin^2 + cos^2, the exponential form runs too: it must not use a branch rule either."""
+    no, decision = refused(lhs * (sin(x) ** 2 + cos(x) ** 2), rhs)
+    assert no, decision.method
+
+
 @pytest.mark.parametrize(
     "lhs, rhs",
     [
@@ -514,3 +525,37 @@ def test_random_rational_identities_built_by_construction(seed):
     assert decide_equal(quotient / factor, numerator).proved
     no, _ = refused(quotient / factor, numerator + Rational(1, rng.randint(2, 50)))
     assert no
+
+
+def test_sums_with_a_sampled_number_of_terms_are_enclosed_term_by_term():
+    i = Symbol("i", integer=True, nonnegative=True)
+    d = Symbol("d", even=True, positive=True)
+    pythagoras = sympy.Sum(sin(t / u ** (2 * i / d)) ** 2 + cos(t / u ** (2 * i / d)) ** 2, (i, 0, d / 2 - 1))
+    assert not shown_false(pythagoras, d / 2)  # true for every even d
+    assert shown_false(pythagoras, d)  # off by a factor 2
+    assert shown_false(sympy.Sum(i, (i, 1, n**2 + 1)), 0)
+    assert interval_value(sympy.Sum(i, (i, 1, 10**9))) is None  # too many terms: no enclosure, not a guess
+
+
+# -- bad input -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["x", None, True, [1, 2], sympy.Eq(x, 1), sympy.Interval(0, 1)])
+def test_bad_input_raises_type_error_naming_the_argument(bad):
+    with pytest.raises(TypeError, match="lhs must be a SymPy expression"):
+        decide_equal(bad, 1)
+    with pytest.raises(TypeError, match="rhs must be a SymPy expression"):
+        decide_equal(x, bad)
+    with pytest.raises(TypeError, match="expr must be a SymPy expression"):
+        decide_zero(bad)
+
+
+def test_a_matrix_against_a_scalar_is_refused_not_crashed():
+    decision = decide_equal(Matrix([x]), x)
+    assert not decision.proved and decision.method.startswith("shapes differ")
+
+
+def test_symbolic_matrices_are_left_to_their_entries():
+    first, second = sympy.MatrixSymbol("A", 2, 2), sympy.MatrixSymbol("B", 2, 2)
+    assert decide_equal(first, first).proved
+    assert not decide_equal(first, second).proved

@@ -82,9 +82,7 @@ def test_wrong_sign_in_a_pair_sum_is_reported_by_number():
 def test_layout_index_facts_refuse_the_inverse_in_place_of_pi():
     theorem = get("rope-layout-permutation")
     step = theorem.steps[0]
-    swapped = sympy.Transpose(
-        sympy.Matrix([rope.interleaved_from_half(rope.j_), rope.interleaved_from_half(rope.j_ + rope.P_SPLIT)])
-    )
+    swapped = sympy.Transpose(sympy.Matrix([rope.pi_inverse_map(rope.j_), rope.pi_inverse_map(rope.j_ + rope.P_SPLIT)]))
     broken = verify_theorem(_replace_step(theorem, 0, dataclasses.replace(step, lhs=swapped)))
     assert broken.status == "failed" and not broken.step_results[0].proved
 

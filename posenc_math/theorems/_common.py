@@ -70,3 +70,27 @@ def ucos(angle):
 def block_as_written(angle):
     """:func:`rotation_block` with its entries left as written (``cos(omega*0)`` is not replaced by 1)."""
     return sympy.Matrix([[ucos(angle), usin(angle)], [-usin(angle), ucos(angle)]])
+
+
+def indexed_function(name: str, **assumptions: bool) -> type:
+    """An undefined SymPy function of one index, shown as ``name_{index}`` (``q_{j}``, ``\\omega_{j}``).
+
+    The components of a vector of symbolic length are such functions of their
+    index; ``assumptions`` (``real=True``, ``positive=True``) hold for every
+    value.  SymPy treats the result as any undefined function.
+
+    Examples
+    --------
+    >>> q = indexed_function("q", real=True)
+    >>> j = sympy.Symbol("j", integer=True)
+    >>> sympy.latex(q(j + 1)), q(j).is_real
+    ('q_{j + 1}', True)
+    """
+
+    def _latex(self, printer, exp=None):
+        text = f"{name}_{{{printer._print(self.args[0])}}}"
+        return f"{text}^{{{exp}}}" if exp else text
+
+    attributes: dict[str, object] = {f"is_{fact}": value for fact, value in assumptions.items()}
+    attributes["_latex"] = _latex
+    return type(name.lstrip("\\"), (sympy.Function,), attributes)

@@ -20,10 +20,10 @@ import math
 import mpmath
 import numpy as np
 import sympy
-from sympy import Add, Function, Mul, Sum, exp, log
+from sympy import Add, Mul, Sum, exp, log
 
 from .. import encodings
-from ._common import largest_error, mp_context, seeded
+from ._common import indexed_function, largest_error, mp_context, seeded
 from .core import Conclusion, Equal, Fact, Termwise, Theorem, Witness
 from .registry import register
 
@@ -192,7 +192,7 @@ def softmax_shift_invariance() -> Theorem:
     l = sympy.Symbol("l", integer=True, nonnegative=True)  # noqa: E741 - the key whose weight is computed
     c = sympy.Symbol("c", real=True)
     m = sympy.Symbol("m", positive=True)
-    x, scores = Function("x", real=True), Function("s", real=True)
+    x, scores = indexed_function("x", real=True), indexed_function("s", real=True)
     x_j, x_i = sympy.symbols("x_j x_i", real=True)
 
     term = Conclusion(exp(_difference(x_j + c, x_i + c)), exp(x_j - x_i), (x_j, x_i, c))
@@ -202,7 +202,7 @@ def softmax_shift_invariance() -> Theorem:
         shifted,
         plain,
         (c, i, n),
-        where=r"a row $x(0), \dots, x(n-1)$ of real scores, $0 \le i < n$; "
+        where=r"a row $x_0, \dots, x_{n-1}$ of real scores, $0 \le i < n$; "
         r"$\operatorname{softmax}_i(x) = 1 / \sum_j e^{x_j - x_i}$",
     )
     relative = Sum(exp(_difference(scores(j) - m * (i - j), scores(l) - m * (i - l))), (j, 0, i))
@@ -212,7 +212,7 @@ def softmax_shift_invariance() -> Theorem:
         key_only,
         (m, i, l),
         where=r"query $i$ sees keys $0, \dots, i$ (causal mask); $0 \le l \le i$; slope $m > 0$; "
-        r"scores $s(j)$ real",
+        r"scores $s_j$ real",
     )
     steps = (
         Equal(term.lhs, term.rhs, "the two c cancel in the exponent"),

@@ -54,7 +54,15 @@ b. *Common angles.*  The arguments are written as integer combinations of
    and reduced as in (a).
 c. *Exponential form.*  Trigonometric and hyperbolic functions are
    rewritten with ``exp`` and the result expanded (``expand`` and
-   ``powsimp`` without ``force``).
+   ``powsimp`` without ``force``).  It runs only when ``exp``, ``I``,
+   hyperbolic functions, ``log`` or non-integer powers take part: after (b),
+   sines and cosines of distinct atomic angles satisfy no relation but
+   Pythagoras, so it could not add anything else.
+
+Skipping a method costs completeness, never soundness.  So does the cap
+:data:`MAX_MULTIPLE`: an angle that is more than 64 times its atomic angle
+is not expanded, and the step is undecided at once instead of running into
+the time bound.
 
 Why each accepted method only accepts true identities
 -----------------------------------------------------
@@ -289,7 +297,7 @@ def _candidates(symbol: sympy.Symbol, rng: random.Random) -> Iterable[sympy.Expr
     for _ in range(6):
         value = sympy.Rational(rng.randint(1_000, 9_000), 4_096)  # in (0.24, 2.2)
         reals += [value, -value]
-    if symbol.is_real is None and symbol.is_imaginary is not True:
+    if symbol.is_real is not True and symbol.is_imaginary is not True:
         # a complex symbol: a point off the real line first, then real ones
         for _ in range(3):
             yield sympy.Rational(rng.randint(1_000, 9_000), 4_096) + sympy.I * sympy.Rational(
@@ -464,7 +472,29 @@ def _ivc(expr):
     if isinstance(expr, sympy.conjugate):
         a = _ivc(expr.args[0])
         return (a[0], -a[1])
+    if isinstance(expr, (sympy.Sum, sympy.Product)):
+        return _ivc_finite(expr)
     raise _Unknown(f"no interval rule for {type(expr).__name__}")
+
+
+#: Most terms a Sum or Product with numeric limits is enclosed term by term with.
+MAX_TERMS = 5_000
+
+
+def _ivc_finite(expr):
+    """A Sum or Product with integer limits, term by term (SymPy's convention for empty ranges)."""
+    is_sum = isinstance(expr, sympy.Sum)
+    *inner, (index, low, high) = expr.limits
+    body = type(expr)(expr.function, *inner) if inner else expr.function
+    if not (low.is_Integer and high.is_Integer) or high - low > MAX_TERMS:
+        raise _Unknown("a sum or product without small integer limits")
+    if high < low - 1:  # Karr's convention: a reversed range counts negatively
+        raise _Unknown("a reversed range")
+    result = (iv.mpf(0), iv.mpf(0)) if is_sum else (iv.mpf(1), iv.mpf(0))
+    for value in range(int(low), int(high) + 1):
+        term = _ivc(body.xreplace({index: sympy.Integer(value)}))
+        result = (result[0] + term[0], result[1] + term[1]) if is_sum else _ivc_mul(result, term)
+    return result
 
 
 def interval_value(expr, point: dict | None = None, digits: int = 40):
@@ -624,13 +654,15 @@ def _with_sin_cos(expr):
 
 
 def _must_be_nonzero(expr) -> dict:
-    """Every denominator (base of a negative power) and every ``log`` argument in ``expr``.
+    """Every denominator (base of a power not known nonnegative) and every ``log`` argument in ``expr``.
 
     A dict from the expression to what it is (``"denominator"``, ``"log argument"``).
     """
     found: dict = {}
     for node in sympy.preorder_traversal(expr):
-        if node.is_Pow and (node.exp.is_negative or (node.exp.is_Number and node.exp < 0)):
+        if node.is_Pow and not node.exp.is_nonnegative:
+            # a negative power, or one that may be negative (x**a with a real):
+            # 0**a * 0**(-a) would otherwise "equal" 1
             found.setdefault(node.base, "denominator")
         elif isinstance(node, sympy.log):
             found.setdefault(node.args[0], "log argument")
@@ -652,11 +684,15 @@ def _pythagorean_remainder(expr):
     trig = expr.atoms(sympy.sin, sympy.cos, sympy.sinh, sympy.cosh)
     replacements, relations, gens = {}, [], []
     for family, (sine, cosine) in enumerate(((sympy.sin, sympy.cos), (sympy.sinh, sympy.cosh))):
-        angles = sorted({f.args[0] for f in trig if isinstance(f, (sine, cosine))}, key=sympy.default_sort_key)
-        for index, angle in enumerate(angles):
+        # one pair of variables per angle, however it is written (w*(t + k) is w*t + w*k)
+        by_angle: dict = {}
+        for f in trig:
+            if isinstance(f, (sine, cosine)):
+                by_angle.setdefault(sympy.expand(f.args[0]), set()).add(f)
+        for index, angle in enumerate(sorted(by_angle, key=sympy.default_sort_key)):
             s, c = sympy.Dummy(f"s{family}_{index}"), sympy.Dummy(f"c{family}_{index}")
-            replacements[sine(angle)] = s
-            replacements[cosine(angle)] = c
+            for f in by_angle[angle]:
+                replacements[f] = s if isinstance(f, sine) else c
             relations.append(s**2 + c**2 - 1 if family == 0 else c**2 - s**2 - 1)
             gens += [s, c]
     substituted = expr.xreplace(replacements) if replacements else expr
@@ -677,7 +713,7 @@ def _pythagorean_remainder(expr):
         return expr
     if remainder == 0:
         return sympy.S.Zero
-    back = {v: k for k, v in replacements.items()}
+    back = {v: k for k, v in replacements.items()}  # any one spelling of the angle will do
     return sympy.sympify(remainder).xreplace(back)
 
 
@@ -855,6 +891,10 @@ def _decide_scalar(expr) -> Decision:
 
 
 def _decide(expr) -> Decision:
+    if isinstance(expr, sympy.MatrixExpr) and not isinstance(expr, sympy.MatrixBase):
+        if expr.is_ZeroMatrix:
+            return Decision(True, expr, "expand")
+        return Decision(False, expr, "undecided (a symbolic matrix expression: give its entries)")
     if isinstance(expr, sympy.MatrixBase):
         methods = set()
         for row, column in ((r, c) for r in range(expr.rows) for c in range(expr.cols)):
@@ -892,11 +932,25 @@ def decide_zero(expr, *, time_bound: float | None = None) -> Decision:
     >>> decide_zero((sin(a) ** 2 + cos(a) ** 2 - 1) / (sin(1) ** 2 + cos(1) ** 2 - 1)).method
     'refused: the denominator -1 + cos(1)**2 + sin(1)**2 is identically zero'
     """
+    expr = _checked_side(expr, "expr", "decide_zero")
     if isinstance(expr, sympy.MatrixExpr):
         expr = expr.doit()
-    if not isinstance(expr, sympy.MatrixBase):
-        expr = sympy.sympify(expr)
     return _bounded(lambda: _decide(expr), _seconds(time_bound))
+
+
+def _checked_side(value, name: str, caller: str):
+    """``value`` as SymPy, or ``TypeError`` naming the argument and what is accepted."""
+    if isinstance(value, (sympy.MatrixBase, sympy.MatrixExpr, sympy.Expr)):
+        return value
+    accepted = "a SymPy expression, a SymPy Matrix or a number"
+    number = isinstance(value, (int, float, complex)) or _is_numpy_number(value)
+    if isinstance(value, bool) or not number:
+        raise TypeError(f"{caller}: {name} must be {accepted}; got {type(value).__name__} {value!r:.60}")
+    return sympy.sympify(value)
+
+
+def _is_numpy_number(value) -> bool:
+    return type(value).__module__ == "numpy" and hasattr(value, "dtype") and getattr(value, "shape", None) == ()
 
 
 def difference(lhs, rhs):
@@ -905,11 +959,14 @@ def difference(lhs, rhs):
     Unevaluated matrix products (kept for display) are multiplied out
     directly: converting them entry by entry goes through symbolic sums.
     """
+    lhs, rhs = (_checked_side(side, name, "difference") for side, name in ((lhs, "lhs"), (rhs, "rhs")))
     lhs, rhs = (side.doit() if isinstance(side, sympy.MatrixExpr) else side for side in (lhs, rhs))
+    shapes = [side.shape if isinstance(side, (sympy.MatrixBase, sympy.MatrixExpr)) else None for side in (lhs, rhs)]
+    if shapes[0] != shapes[1]:
+        described = ["a scalar" if shape is None else f"{shape}" for shape in shapes]
+        raise ValueError(f"shapes differ: {described[0]} vs {described[1]}")
     if isinstance(lhs, sympy.MatrixBase) or isinstance(rhs, sympy.MatrixBase):
         lhs, rhs = sympy.Matrix(lhs), sympy.Matrix(rhs)
-        if lhs.shape != rhs.shape:
-            raise ValueError(f"shapes differ: {lhs.shape} vs {rhs.shape}")
     return lhs - rhs
 
 
@@ -930,6 +987,9 @@ def decide_equal(lhs: Any, rhs: Any, *, time_bound: float | None = None) -> Deci
     >>> decide_equal((x + 2.0**60) * (x + 1), x**2 + 2**60 * x + 2**60).method
     'refused: inexact number 1.15292150460685e+18 (a Float); write exact numbers (Integer, Rational)'
     """
+
+    for side, name in ((lhs, "lhs"), (rhs, "rhs")):
+        _checked_side(side, name, "decide_equal")
 
     def run() -> Decision:
         try:

@@ -181,7 +181,15 @@ YARN_CONFIGS = (
 )
 
 
-def yarn_ramp_exact(dim, base, factor, original, beta_fast=32, beta_slow=1, truncate=True):
+def yarn_ramp_exact(
+    dim: int,
+    base: float,
+    factor: float,
+    original: int,
+    beta_fast: float = 32,
+    beta_slow: float = 1,
+    truncate: bool = True,
+) -> tuple:
     """YaRN's ramp ends, ramp and frequencies in 40-digit arithmetic (transformers' rule, independently).
 
     ``low = j(beta_fast)``, ``high = j(beta_slow)`` with ``j(beta) = d ln(L / (2 pi beta)) / (2 ln b)``,
@@ -254,7 +262,7 @@ def yarn_ramp() -> Theorem:
         above_value.rhs,
         (width, past),
         relation="<=",
-        where=where_ramp + r"; the ramp's argument at pair $j = j_{\text{high}} + v$",
+        where=r"the ramp's argument at pair $j = j_{\text{high}} + v$",
     )
 
     def blend(weight):
@@ -321,7 +329,7 @@ def yarn_ramp() -> Theorem:
                     return False
         return True
 
-    steps = (
+    all_steps = (
         *steps,
         Fact(
             "rope_frequencies(yarn) keeps exactly the pairs whose 40-digit ramp is 0, divides by s exactly "
@@ -336,7 +344,7 @@ def yarn_ramp() -> Theorem:
         id="yarn-ramp",
         title="YaRN's ramp: the pairs that turn fast keep their frequency, the slow ones divide it by s",
         conclusions=(end, faster, below, above, keep, divide, linear),
-        steps=steps,
+        steps=all_steps,
         witness=Witness(
             "rope_frequencies(dim, scaling={'rope_type': 'yarn', ...}) vs the 40-digit ramp and frequencies "
             "(ends floored/ceiled/clamped as transformers does), relative error; "

@@ -160,8 +160,8 @@ def t5_buckets() -> Theorem:
         bucket(r),
         sympy.Symbol("n", integer=True, positive=True) - 1,
         (r, sympy.Symbol("n", integer=True, positive=True)),
-        where=r"$r \le -D$ (bidirectionally, $r \ge D$ gives $2n - 1$); buckets never decrease with $|r|$. Checked for "
-        + configs,
+        where=r"$r \le -D$ (bidirectionally, $r \ge D$ gives $2n - 1$); buckets never decrease with $|r|$; the "
+        r"same configurations and offsets",
     )
     unused = Conclusion(
         encoder(r),
