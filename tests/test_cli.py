@@ -24,7 +24,18 @@ def test_verify_table(capsys):
 def test_verify_json(capsys):
     assert cli.main(["verify", "--json", "shift-block"]) == 0
     (record,) = json.loads(capsys.readouterr().out)
-    keys = ["id", "title", "status", "scope", "steps", "trivial_steps", "witness", "negative_control", "uses", "seconds"]
+    keys = [
+        "id",
+        "title",
+        "status",
+        "scope",
+        "steps",
+        "trivial_steps",
+        "witness",
+        "negative_control",
+        "uses",
+        "seconds",
+    ]
     assert list(record)[: len(keys)] == keys
     assert record["id"] == "shift-block"
     assert record["status"] == "verified" and record["scope"] == "general"

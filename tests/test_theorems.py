@@ -52,15 +52,15 @@ WITNESS = Witness("none", lambda: 0.0, 0.0, licenses="numpy.sin")
 
 def demo(**changes) -> Theorem:
     """A small correct theorem; tests break one thing at a time."""
-    fields = dict(
-        id="demo",
-        title="double angle",
-        conclusions=(GOAL,),
-        steps=(Equal(GOAL.lhs, GOAL.rhs, "double angle"),),
-        witness=WITNESS,
-        negative_control=CONTROL,
-        scope="general",
-    )
+    fields = {
+        "id": "demo",
+        "title": "double angle",
+        "conclusions": (GOAL,),
+        "steps": (Equal(GOAL.lhs, GOAL.rhs, "double angle"),),
+        "witness": WITNESS,
+        "negative_control": CONTROL,
+        "scope": "general",
+    }
     fields.update(changes)
     return Theorem(**fields)
 
@@ -332,7 +332,9 @@ def test_dependencies_are_registered_and_acyclic():
 
 def test_a_theorem_using_a_failing_theorem_fails(monkeypatch):
     registry.ids()
-    broken = dataclasses.replace(theorems.get("shift-block"), negative_control=theorems.get("shift-block").conclusions[0])
+    broken = dataclasses.replace(
+        theorems.get("shift-block"), negative_control=theorems.get("shift-block").conclusions[0]
+    )
     monkeypatch.setitem(registry._BUILDERS, "shift-block", lambda: broken)
     (result,) = theorems.verify(["shift-full"])
     assert result.status == "failed" and any("'shift-block'" in failure for failure in result.failures)
@@ -340,7 +342,18 @@ def test_a_theorem_using_a_failing_theorem_fails(monkeypatch):
 
 def test_result_as_dict_has_the_documented_keys():
     record = theorems.verify_one("dot-relative").as_dict()
-    keys = {"id", "title", "status", "scope", "steps", "trivial_steps", "witness", "negative_control", "uses", "seconds"}
+    keys = {
+        "id",
+        "title",
+        "status",
+        "scope",
+        "steps",
+        "trivial_steps",
+        "witness",
+        "negative_control",
+        "uses",
+        "seconds",
+    }
     assert keys <= set(record)
     assert record["witness"] == "passed" and record["uses"] == ["angle-addition"]
 

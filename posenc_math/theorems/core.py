@@ -50,6 +50,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import sympy
 
@@ -107,8 +108,8 @@ class Conclusion:
     \\sin^{2}{\\left(x \\right)} \\le 1 - \\sin^{2}{\\left(x \\right)}
     """
 
-    lhs: object
-    rhs: object
+    lhs: Any
+    rhs: Any
     over: tuple
     relation: str = "="
     where: str = ""
@@ -171,7 +172,7 @@ def _decide_blocks(lhs, rhs) -> Decision:
 def _explicit_values(expressions, rng) -> dict:
     """A random integer matrix (sizes 1 to 3) for every matrix symbol in ``expressions``."""
     symbols = sorted(set().union(*(e.atoms(sympy.MatrixSymbol) for e in expressions)), key=str)
-    sizes = {}
+    sizes: dict = {}
     for symbol in symbols:
         for dimension in symbol.shape:
             for size in getattr(dimension, "free_symbols", ()):
@@ -188,8 +189,8 @@ def _explicit_values(expressions, rng) -> dict:
 class Equal:
     """One equation ``lhs = rhs``, checked by :func:`~posenc_math.theorems.decide_equal`."""
 
-    lhs: object
-    rhs: object
+    lhs: Any
+    rhs: Any
     why: str
 
     relation = "="
@@ -223,8 +224,8 @@ class Chain:
     even when the ends happen to agree.
     """
 
-    start: object
-    links: Sequence[tuple[object, str]]
+    start: Any
+    links: Sequence[tuple[Any, str]]
 
     def checks(self):
         previous = self.start
@@ -247,8 +248,8 @@ class Termwise:
     a per-pair identity then holds for any number of pairs, however large.
     """
 
-    lhs_sum: object
-    rhs_sum: object
+    lhs_sum: Any
+    rhs_sum: Any
     why: str
 
     relation = "="
@@ -366,7 +367,7 @@ class Holds:
     is nonnegative; ``a != b`` when ``(a - b).is_zero is False``.
     """
 
-    relational: object
+    relational: Any
     why: str
 
     def __post_init__(self):
@@ -397,7 +398,11 @@ class Holds:
     def decide(self, context=None) -> Decision:
         gap = self.rhs - self.lhs
         for form in (gap, sympy.expand(gap)):  # expanding changes the form, not the value
-            known = form.is_zero is False if self.relation == "!=" else getattr(form, _RELATIONS[self.relation]) is True
+            known = (
+                form.is_zero is False
+                if self.relation == "!="
+                else getattr(form, str(_RELATIONS[self.relation])) is True
+            )
             if known:
                 return Decision(True, sympy.S.Zero, "assumptions")
         return Decision(False, gap, "undecided")
@@ -464,13 +469,13 @@ class Theorem:
     id: str
     title: str
     conclusions: Sequence[Conclusion]
-    steps: Sequence[object]
+    steps: Sequence[Any]
     witness: Witness
-    negative_control: object
+    negative_control: Any
     scope: str = "general"
     scope_note: str = ""
     uses: Sequence[str] = ()
-    proof: Sequence[object] = ()
+    proof: Sequence[Any] = ()
     lead: str = ""
     remarks: str = ""
     #: Display only: ``{expression: symbol}`` pairs the page writes as the

@@ -255,11 +255,11 @@ def domain_text(conclusions) -> str:
         return ""
     parts = []
     for description, symbols in groups.items():
-        names = ", ".join(latex(symbol) for symbol in symbols)
+        listed = ", ".join(latex(symbol) for symbol in symbols)
         if "matrix" in description or "column" in description:
-            parts.append(f"${names}$ {'an' if description.startswith('$') else 'a'} {description}")
+            parts.append(f"${listed}$ {'an' if description.startswith('$') else 'a'} {description}")
         else:
-            parts.append(f"{description} ${names}$")
+            parts.append(f"{description} ${listed}$")
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return "for every " + text
 
@@ -278,8 +278,7 @@ def _display(body: str) -> list[str]:
 
 def _step_rows(check, context=None) -> list[str]:
     """Aligned rows for one check: ``lhs = rhs`` with the justification below it."""
-    sides = check.sides(context) if not isinstance(check, Fact) else None
-    lhs, relation, rhs = sides
+    lhs, relation, rhs = check.sides(context)
     return [*_relation_rows_of(lhs, _RELATION[relation], rhs), *_why_rows(check.why)]
 
 
@@ -307,7 +306,7 @@ def _machine_lines(theorem: Theorem, result: Result) -> list[str]:
     lines = []
     number = 1
     for part in theorem.steps:
-        count = sum(1 for _ in part.checks())
+        count = len(list(part.checks()))
         numbers = f"Step {number}" if count == 1 else f"Steps {number}–{number + count - 1}"
         kind = {
             Chain: "each equals sign checked",
@@ -505,8 +504,8 @@ def dependency_graph_svg(
     for level in sorted(layers):
         previous = -1.0
         for node in layers[level]:
-            used = [row[u] for u in graph[node] if u in row]
-            wanted = sum(used) / len(used) if used else previous + 1
+            heights = [row[u] for u in graph[node] if u in row]
+            wanted = sum(heights) / len(heights) if heights else previous + 1
             row[node] = max(wanted, previous + 1)
             previous = row[node]
     height = max(row.values(), default=0) + 1
