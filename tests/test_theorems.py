@@ -373,3 +373,12 @@ def test_layout_permutation_matches_the_numpy_column_order():
     dim = 10
     columns = np.r_[0:dim:2, 1:dim:2]
     assert np.allclose(sinusoidal(30, dim)[:, columns], sinusoidal(30, dim, layout="split"), atol=1e-15)
+
+
+def test_a_control_about_other_symbols_fails():
+    """The control must be a variant of the theorem's own conclusion, not any false statement."""
+    z = sympy.Symbol("z", real=True)
+    unrelated = Conclusion(sin(z), cos(z), over=(z,))
+    result = verify_theorem(demo(negative_control=unrelated))
+    assert result.status == "failed"
+    assert any("variant of the theorem's own conclusion" in failure for failure in result.failures)
