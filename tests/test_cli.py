@@ -116,7 +116,7 @@ def test_accepted_negative_control_exits_1(monkeypatch, capsys):
     )
     assert cli.main(["verify", "--json", "fake-control"]) == 1
     (record,) = json.loads(capsys.readouterr().out)
-    assert record["negative_control"] == "accepted" and record["status"] == "failed"
+    assert record["negative_control"] in ("accepted", "undecided") and record["status"] == "failed"
 
 
 @pytest.mark.parametrize("command", [[sys.executable, "-m", "posenc_math"], ["posenc-math"]])
