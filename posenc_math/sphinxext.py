@@ -39,7 +39,7 @@ def _parse(directive: SphinxDirective, text: str, theorem_id: str = "") -> list:
     )
     if theorem_id:  # sphinx-proof gives every theorem body the same id; make it unique
         for node in container.findall(nodes.Element):
-            node["ids"] = [f"thm-content-{theorem_id}" if i == "proof-content" else i for i in node["ids"]]
+            node["ids"] = [f"statement-{theorem_id}" if i == "proof-content" else i for i in node["ids"]]
     return container.children
 
 
