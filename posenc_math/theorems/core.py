@@ -556,7 +556,7 @@ class Result:
 #: the checker must then not prove it: a checker that says yes to everything
 #: is caught at once, and trying longer to prove what is shown false would
 #: only test the checker's soundness, which its own test suite does.
-CONTROL_TIME_BOUND = 0.1
+CONTROL_TIME_BOUND = 0.005
 
 
 def _checker_proves(lhs, rhs) -> bool:
