@@ -22,9 +22,10 @@ Refusals come first; each refuses a whole class of false "proofs".
 2. **Defined somewhere.**  ``nan``, ``zoo`` or an infinity refuses the step.
    ``tan``, ``cot``, ``sec``, ``csc`` (and the hyperbolic ones) are written
    with ``sin``/``cos`` (``sinh``/``cosh``) first, so that their poles are
-   denominators.  Every *denominator* (every base raised to a negative
-   power, anywhere in the expression as written, before anything is
-   combined or cancelled) and every argument of ``log`` must be certified
+   denominators.  Every *denominator* (every base raised to a power that
+   is not known to be nonnegative, so ``x**(-1)`` and ``x**a`` with ``a``
+   real, anywhere in the expression as written, before anything is combined
+   or cancelled) and every argument of ``log`` must be certified
    nonzero: by SymPy's assumption system (``is_zero is False``), or by
    interval arithmetic (:mod:`mpmath.iv`) at one point of the declared
    domain, an enclosure that excludes 0.  An enclosure cannot be fooled by
@@ -41,7 +42,8 @@ Then the difference is reduced, cheapest method first:
 
 a. *Atomic angles.*  Each ``sin(t)``, ``cos(t)`` becomes a pair of
    polynomial variables ``s_t``, ``c_t`` for every distinct argument ``t``
-   as written (``sinh``/``cosh`` likewise, with ``c**2 - s**2 - 1``); the
+   (``w*(t + k)`` and ``w*t + w*k`` are one argument; ``sinh``/``cosh``
+   likewise, with ``c**2 - s**2 - 1``); the
    expression is put over one denominator and the numerator is reduced
    modulo the Pythagorean relations ``s_t**2 + c_t**2 - 1`` (they are a
    Groebner basis: their leading terms are coprime).  So
