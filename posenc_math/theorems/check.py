@@ -34,9 +34,10 @@ Refusals come first; each refuses a whole class of false "proofs".
    below bring to 0 (modulo the same relations the numerator is reduced by,
    numeric angles such as ``sin(1)`` included) is reported as identically
    zero.  Either way the step is refused: 0/0 proves nothing.
-3. **Time bound.**  Each step gets :data:`TIME_BOUND` seconds (``SIGALRM``
-   in the main thread, a forked process elsewhere); running out gives
-   ``"undecided (time bound)"``, never a hang.
+3. **Time bound.**  Each step gets :data:`TIME_BOUND` seconds of CPU time
+   (a ``SIGPROF`` timer in the main thread, a forked process elsewhere), so
+   the verdict does not depend on how busy the machine is; running out
+   gives ``"undecided (time bound)"``, never a hang.
 
 Then the difference is reduced, cheapest method first:
 
@@ -135,8 +136,8 @@ __all__ = [
     "shown_false",
 ]
 
-#: Seconds allowed for one step (one :func:`decide_equal` call), unless the
-#: environment variable ``POSENC_MATH_TIME_BOUND`` says otherwise.
+#: CPU seconds allowed for one step (one :func:`decide_equal` call), unless
+#: the environment variable ``POSENC_MATH_TIME_BOUND`` says otherwise.
 TIME_BOUND: float = float(os.environ.get("POSENC_MATH_TIME_BOUND", "5"))
 
 #: Functions whose exponential form can reveal an identity (method c runs
@@ -191,7 +192,11 @@ _bound_state = threading.local()
 
 @contextmanager
 def _alarm(seconds: float):
-    """Raise :class:`TimeBoundExceeded` in the main thread after ``seconds``."""
+    """Raise :class:`TimeBoundExceeded` in the main thread after ``seconds`` of CPU time.
+
+    The timer counts the process's CPU time (``ITIMER_PROF``), not the wall
+    clock, so that a step's verdict does not depend on how busy the machine is.
+    """
     armed = [True]
 
     def handler(signum, frame):
@@ -199,21 +204,25 @@ def _alarm(seconds: float):
             armed[0] = False
             raise TimeBoundExceeded
 
-    old_handler = signal.signal(signal.SIGALRM, handler)
-    old_delay, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
-    started = time.monotonic()
+    old_handler = signal.signal(signal.SIGPROF, handler)
+    old_delay, _ = signal.setitimer(signal.ITIMER_PROF, seconds)
+    started = time.process_time()
     try:
         yield
     finally:
         armed[0] = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old_handler)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old_handler)
         if old_delay:  # someone else's timer was running: give it back what is left
-            signal.setitimer(signal.ITIMER_REAL, max(old_delay - (time.monotonic() - started), 1e-3))
+            signal.setitimer(signal.ITIMER_PROF, max(old_delay - (time.process_time() - started), 1e-3))
 
 
-def _in_forked_process(func: Callable[[], Any], seconds: float) -> tuple | None:
-    """Run ``func`` in a forked child: ``(its result,)``, or ``None`` when it did not answer in time."""
+def _in_forked_process(func: Callable[[], Any], seconds: float, timed_out: Any) -> tuple | None:
+    """Run ``func`` in a forked child under the same bound: ``(its result,)``.
+
+    ``None`` when the child did not answer within a generous wall-clock
+    safety margin (it is then killed).
+    """
     import multiprocessing
     import pickle
 
@@ -221,8 +230,9 @@ def _in_forked_process(func: Callable[[], Any], seconds: float) -> tuple | None:
     receiver, sender = context.Pipe(duplex=False)
 
     def child():
+        _bound_state.active = False  # the child is single-threaded: its own CPU-time alarm applies
         try:
-            result = func()
+            result = _bounded(func, seconds, timed_out)
             try:
                 payload = pickle.dumps((result,))
             except Exception:  # an unpicklable residual: keep the verdict, print the residual
@@ -235,7 +245,7 @@ def _in_forked_process(func: Callable[[], Any], seconds: float) -> tuple | None:
     process.start()
     sender.close()
     try:
-        if not receiver.poll(seconds):
+        if not receiver.poll(60 + 20 * seconds):
             return None
         result = pickle.loads(receiver.recv_bytes())
     except EOFError:  # the child died without answering
@@ -253,10 +263,11 @@ def _in_forked_process(func: Callable[[], Any], seconds: float) -> tuple | None:
 def _bounded(func: Callable[[], Any], seconds: float | None, timed_out: Any = None) -> Any:
     """``func()`` within ``seconds``, or ``timed_out`` (default: an "undecided (time bound)" Decision).
 
-    Nested calls run under the outermost bound.  In the main thread the
-    bound is a ``SIGALRM`` timer; in another thread (where signals cannot
-    be delivered) the step runs in a forked process that is killed when
-    the time is up; where neither exists the step runs unbounded.
+    ``seconds`` are CPU seconds.  Nested calls run under the outermost
+    bound.  In the main thread the bound is a ``SIGPROF`` timer; in another
+    thread (where Python cannot receive signals) the step runs in a forked
+    process under its own timer; where neither exists (Windows) the step
+    runs unbounded.
     """
     if seconds is None or seconds <= 0 or getattr(_bound_state, "active", False):
         return func()
@@ -271,7 +282,7 @@ def _bounded(func: Callable[[], Any], seconds: float | None, timed_out: Any = No
             except TimeBoundExceeded:
                 return timed_out
         if hasattr(os, "fork"):
-            answer = _in_forked_process(func, seconds)
+            answer = _in_forked_process(func, seconds, timed_out)
             return timed_out if answer is None else answer[0]
         return func()
     finally:
