@@ -143,8 +143,10 @@ def test_an_undeclared_free_symbol_fails():
 
 
 def test_a_true_control_fails():
+    """A true control is never rejected: the checker proves it ("accepted") or, out of its short time
+    bound for controls, leaves it undecided; either way the theorem fails."""
     result = verify_theorem(demo(negative_control=GOAL))
-    assert result.status == "failed" and result.negative_control == "accepted"
+    assert result.status == "failed" and result.negative_control in ("accepted", "undecided")
 
 
 def test_a_control_true_but_beyond_the_checker_is_undecided_and_fails():

@@ -14,7 +14,7 @@ Examples
 ('verified', 'general', 'rejected')
 """
 
-from .check import Decision, decide_equal, decide_zero
+from .check import TIME_BOUND, Decision, decide_equal, decide_zero
 from .core import (
     SCOPES,
     Chain,
@@ -34,6 +34,7 @@ from .registry import all_theorems, dependencies, get, ids, page_of, register, v
 
 __all__ = [
     "SCOPES",
+    "TIME_BOUND",
     "Chain",
     "Conclusion",
     "Decision",
