@@ -275,10 +275,10 @@ SLOW = (sin(30 * x + 30 * y) ** 2, sin(29 * x + 31 * y) * sin(31 * x - y))  # th
 def test_the_time_bound_gives_undecided_not_a_hang():
     started = time.monotonic()
     decision = decide_equal(*SLOW, time_bound=0.5)
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 30  # CPU seconds are counted: a busy machine stretches them
     assert not decision.proved
     assert decision.method == TIME_BOUND_METHOD
-    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no timer left behind
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)  # no timer left behind
     assert decide_equal(sin(2 * x), 2 * sin(x) * cos(x)).proved  # and the next step works
 
 
@@ -286,12 +286,12 @@ def test_the_time_bound_restores_an_outer_alarm_handler():
     def outer(signum, frame):  # pragma: no cover - must not fire
         raise AssertionError("the outer handler fired")
 
-    previous = signal.signal(signal.SIGALRM, outer)
+    previous = signal.signal(signal.SIGPROF, outer)
     try:
         decide_equal(*SLOW, time_bound=0.3)
-        assert signal.getsignal(signal.SIGALRM) is outer
+        assert signal.getsignal(signal.SIGPROF) is outer
     finally:
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def test_the_time_bound_also_holds_outside_the_main_thread():
@@ -308,7 +308,7 @@ def test_the_time_bound_also_holds_outside_the_main_thread():
     thread.join(60)
     assert found["decision"].method == TIME_BOUND_METHOD
     assert found["fast"].proved
-    assert found["seconds"] < 30
+    assert found["seconds"] < 60
 
 
 # -- atomic angles first: Pythagoras at any multiple is immediate -----------------------------------------------

@@ -22,9 +22,10 @@ Refusals come first; each refuses a whole class of false "proofs".
 2. **Defined somewhere.**  ``nan``, ``zoo`` or an infinity refuses the step.
    ``tan``, ``cot``, ``sec``, ``csc`` (and the hyperbolic ones) are written
    with ``sin``/``cos`` (``sinh``/``cosh``) first, so that their poles are
-   denominators.  Every *denominator* (every base raised to a negative
-   power, anywhere in the expression as written, before anything is
-   combined or cancelled) and every argument of ``log`` must be certified
+   denominators.  Every *denominator* (every base raised to a power that
+   is not known to be nonnegative, so ``x**(-1)`` and ``x**a`` with ``a``
+   real, anywhere in the expression as written, before anything is combined
+   or cancelled) and every argument of ``log`` must be certified
    nonzero: by SymPy's assumption system (``is_zero is False``), or by
    interval arithmetic (:mod:`mpmath.iv`) at one point of the declared
    domain, an enclosure that excludes 0.  An enclosure cannot be fooled by
@@ -33,15 +34,17 @@ Refusals come first; each refuses a whole class of false "proofs".
    below bring to 0 (modulo the same relations the numerator is reduced by,
    numeric angles such as ``sin(1)`` included) is reported as identically
    zero.  Either way the step is refused: 0/0 proves nothing.
-3. **Time bound.**  Each step gets :data:`TIME_BOUND` seconds (``SIGALRM``
-   in the main thread, a forked process elsewhere); running out gives
-   ``"undecided (time bound)"``, never a hang.
+3. **Time bound.**  Each step gets :data:`TIME_BOUND` seconds of CPU time
+   (a ``SIGPROF`` timer in the main thread, a forked process elsewhere), so
+   the verdict does not depend on how busy the machine is; running out
+   gives ``"undecided (time bound)"``, never a hang.
 
 Then the difference is reduced, cheapest method first:
 
 a. *Atomic angles.*  Each ``sin(t)``, ``cos(t)`` becomes a pair of
    polynomial variables ``s_t``, ``c_t`` for every distinct argument ``t``
-   as written (``sinh``/``cosh`` likewise, with ``c**2 - s**2 - 1``); the
+   (``w*(t + k)`` and ``w*t + w*k`` are one argument; ``sinh``/``cosh``
+   likewise, with ``c**2 - s**2 - 1``); the
    expression is put over one denominator and the numerator is reduced
    modulo the Pythagorean relations ``s_t**2 + c_t**2 - 1`` (they are a
    Groebner basis: their leading terms are coprime).  So
@@ -133,8 +136,8 @@ __all__ = [
     "shown_false",
 ]
 
-#: Seconds allowed for one step (one :func:`decide_equal` call), unless the
-#: environment variable ``POSENC_MATH_TIME_BOUND`` says otherwise.
+#: CPU seconds allowed for one step (one :func:`decide_equal` call), unless
+#: the environment variable ``POSENC_MATH_TIME_BOUND`` says otherwise.
 TIME_BOUND: float = float(os.environ.get("POSENC_MATH_TIME_BOUND", "5"))
 
 #: Functions whose exponential form can reveal an identity (method c runs
@@ -189,7 +192,11 @@ _bound_state = threading.local()
 
 @contextmanager
 def _alarm(seconds: float):
-    """Raise :class:`TimeBoundExceeded` in the main thread after ``seconds``."""
+    """Raise :class:`TimeBoundExceeded` in the main thread after ``seconds`` of CPU time.
+
+    The timer counts the process's CPU time (``ITIMER_PROF``), not the wall
+    clock, so that a step's verdict does not depend on how busy the machine is.
+    """
     armed = [True]
 
     def handler(signum, frame):
@@ -197,21 +204,25 @@ def _alarm(seconds: float):
             armed[0] = False
             raise TimeBoundExceeded
 
-    old_handler = signal.signal(signal.SIGALRM, handler)
-    old_delay, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
-    started = time.monotonic()
+    old_handler = signal.signal(signal.SIGPROF, handler)
+    old_delay, _ = signal.setitimer(signal.ITIMER_PROF, seconds)
+    started = time.process_time()
     try:
         yield
     finally:
         armed[0] = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old_handler)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old_handler)
         if old_delay:  # someone else's timer was running: give it back what is left
-            signal.setitimer(signal.ITIMER_REAL, max(old_delay - (time.monotonic() - started), 1e-3))
+            signal.setitimer(signal.ITIMER_PROF, max(old_delay - (time.process_time() - started), 1e-3))
 
 
-def _in_forked_process(func: Callable[[], Any], seconds: float) -> tuple | None:
-    """Run ``func`` in a forked child: ``(its result,)``, or ``None`` when it did not answer in time."""
+def _in_forked_process(func: Callable[[], Any], seconds: float, timed_out: Any) -> tuple | None:
+    """Run ``func`` in a forked child under the same bound: ``(its result,)``.
+
+    ``None`` when the child did not answer within a generous wall-clock
+    safety margin (it is then killed).
+    """
     import multiprocessing
     import pickle
 
@@ -219,8 +230,9 @@ def _in_forked_process(func: Callable[[], Any], seconds: float) -> tuple | None:
     receiver, sender = context.Pipe(duplex=False)
 
     def child():
+        _bound_state.active = False  # the child is single-threaded: its own CPU-time alarm applies
         try:
-            result = func()
+            result = _bounded(func, seconds, timed_out)
             try:
                 payload = pickle.dumps((result,))
             except Exception:  # an unpicklable residual: keep the verdict, print the residual
@@ -233,7 +245,7 @@ def _in_forked_process(func: Callable[[], Any], seconds: float) -> tuple | None:
     process.start()
     sender.close()
     try:
-        if not receiver.poll(seconds):
+        if not receiver.poll(60 + 20 * seconds):
             return None
         result = pickle.loads(receiver.recv_bytes())
     except EOFError:  # the child died without answering
@@ -251,10 +263,11 @@ def _in_forked_process(func: Callable[[], Any], seconds: float) -> tuple | None:
 def _bounded(func: Callable[[], Any], seconds: float | None, timed_out: Any = None) -> Any:
     """``func()`` within ``seconds``, or ``timed_out`` (default: an "undecided (time bound)" Decision).
 
-    Nested calls run under the outermost bound.  In the main thread the
-    bound is a ``SIGALRM`` timer; in another thread (where signals cannot
-    be delivered) the step runs in a forked process that is killed when
-    the time is up; where neither exists the step runs unbounded.
+    ``seconds`` are CPU seconds.  Nested calls run under the outermost
+    bound.  In the main thread the bound is a ``SIGPROF`` timer; in another
+    thread (where Python cannot receive signals) the step runs in a forked
+    process under its own timer; where neither exists (Windows) the step
+    runs unbounded.
     """
     if seconds is None or seconds <= 0 or getattr(_bound_state, "active", False):
         return func()
@@ -269,7 +282,7 @@ def _bounded(func: Callable[[], Any], seconds: float | None, timed_out: Any = No
             except TimeBoundExceeded:
                 return timed_out
         if hasattr(os, "fork"):
-            answer = _in_forked_process(func, seconds)
+            answer = _in_forked_process(func, seconds, timed_out)
             return timed_out if answer is None else answer[0]
         return func()
     finally:
