@@ -8,11 +8,18 @@ nothing random unless given vectors, labels its axes and returns the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import check_int, check_real
 from ..encodings.rope import rope, rope_frequencies
 from ..encodings.rope_variants import axial_positions, axial_rope, mrope, mrope_positions, xpos, xpos_scales
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "FEATURE_SCHEMES",
@@ -90,7 +97,7 @@ FEATURE_SCHEMES = (
 )
 
 
-def rope_feature_map(schemes=FEATURE_SCHEMES, *, head_dim=64):
+def rope_feature_map(schemes: Sequence[str] = FEATURE_SCHEMES, *, head_dim: int = 64) -> Figure:
     """Which position turns each feature of a head, one row per scheme.
 
     A feature's colour is found by rotating its unit vector with the
@@ -150,7 +157,7 @@ def rope_feature_map(schemes=FEATURE_SCHEMES, *, head_dim=64):
     return figure
 
 
-def mrope_position_ids(segments):
+def mrope_position_ids(segments: Sequence[int | tuple[int, int, int]]) -> Figure:
     """Qwen2-VL's three position ids along a sequence of text and vision tokens.
 
     Parameters
@@ -200,7 +207,9 @@ def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
     return runs
 
 
-def axial_score_map(query, key, shape, *, cell=None):
+def axial_score_map(
+    query: ArrayLike, key: ArrayLike, shape: tuple[int, int], *, cell: tuple[int, int] | None = None
+) -> Figure:
     """Axial RoPE scores of one query cell against a key at every cell of a grid.
 
     Parameters
@@ -227,7 +236,8 @@ def axial_score_map(query, key, shape, *, cell=None):
     row, column = (height // 2, width // 2) if cell is None else cell
     grid = axial_positions((height, width))
     query_out = axial_rope(np.asarray(query, dtype=np.float64)[None], [[row], [column]])[0]
-    keys = axial_rope(np.broadcast_to(np.asarray(key, dtype=np.float64), (height * width, len(key))), grid)
+    key_vector = np.asarray(key, dtype=np.float64)
+    keys = axial_rope(np.broadcast_to(key_vector, (height * width, key_vector.shape[-1])), grid)
     scores = (keys @ query_out).reshape(height, width)
     figure, axes = plt.subplots(figsize=(4.8, 3.9), layout="constrained")
     limit = np.abs(scores).max()
@@ -240,7 +250,14 @@ def axial_score_map(query, key, shape, *, cell=None):
     return figure
 
 
-def xpos_decay(query, key, *, max_offset=2048, scale_base=512.0, pairs=(0, 4, 8, 15)):
+def xpos_decay(
+    query: ArrayLike,
+    key: ArrayLike,
+    *,
+    max_offset: int = 2048,
+    scale_base: float = 512.0,
+    pairs: Sequence[int] = (0, 4, 8, 15),
+) -> Figure:
     """xPos: the per-pair scale against the offset, and the score with and without it.
 
     Parameters
@@ -289,7 +306,14 @@ def xpos_decay(query, key, *, max_offset=2048, scale_base=512.0, pairs=(0, 4, 8,
     return figure
 
 
-def longrope_wavelengths(dim, *, base=10000.0, short_factor, long_factor, original_max_position_embeddings):
+def longrope_wavelengths(
+    dim: int,
+    *,
+    base: float = 10000.0,
+    short_factor: Sequence[float],
+    long_factor: Sequence[float],
+    original_max_position_embeddings: int,
+) -> Figure:
     """Wavelength of each pair under LongRoPE's short and long factors.
 
     Parameters
