@@ -12,11 +12,12 @@ MATHJAX := _static/mathjax/tex-mml-chtml.js
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export PYTHONHASHSEED := 0
 
-.PHONY: help html test verify bench serve linkcheck clean distclean
+.PHONY: help html lint test verify bench serve linkcheck clean distclean
 
 help:
 	@echo "make html    build the site into $(BUILD)/html (executes every notebook)"
-	@echo "make test    run all tests: unit, doctests, theorems, site build, site in Chromium"
+	@echo "make test    run all tests: lint, unit, doctests, theorems, site build, site in Chromium"
+	@echo "make lint    ruff check, ruff format --check, mypy posenc_math"
 	@echo "make verify  re-check every derivation (posenc-math verify)"
 	@echo "make bench   measure speed ratios on this machine"
 	@echo "make serve   preview the built site on http://127.0.0.1:8000"
@@ -48,19 +49,34 @@ $(MATHJAX): node_modules/.package-lock.json
 	    input/tex/extensions output/chtml $(CURDIR)/_static/mathjax/
 	touch $@
 
+# The one sphinx-build command: tests and tools/bench_site.py run
+# `make html BUILD=<dir>` (site, doctrees and notebook cache all under <dir>).
+# The notebooks run first, one per core, into the cache MyST-NB reads
+# (sphinx-build cannot read in parallel: sphinx-proof's domain does not merge).
 html: $(VENV)/.docs-installed $(MATHJAX)
+	$(BIN)/python tools/execute_notebooks.py $(BUILD)/.jupyter_cache docs/*.md
 	$(BIN)/sphinx-build $(SPHINXOPTS) -b html -c . -d $(BUILD)/doctrees docs $(BUILD)/html
 
-test: $(VENV)/.test-installed html
+lint: $(VENV)/.test-installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy posenc_math
+
+# lint first: a style or type error fails fast, before the site is built.
+test: $(VENV)/.test-installed
+	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory html
 	$(BIN)/python -m pytest
 
 verify: $(VENV)/.docs-installed
 	$(BIN)/posenc-math verify
 
-# The site and browser sections build the site into a temp dir and visit
-# $(BUILD)/html in Chromium.
+# The library's sections (python -m posenc_math.bench), then the site's:
+# a clean and a no-op build in a temp dir, and $(BUILD)/html in Chromium.
+# Both always run; the status is 1 if either missed a bar.
 bench: $(VENV)/.test-installed html
-	$(BIN)/python -m posenc_math.bench
+	$(BIN)/python -m posenc_math.bench; library=$$?; \
+	$(BIN)/python tools/bench_site.py && exit $$library
 
 serve: html
 	@echo "serving $(BUILD)/html on http://127.0.0.1:8000 (Ctrl-C to stop)"

@@ -1,7 +1,8 @@
 """Sphinx configuration for the posenc-math site.
 
-Build with ``make html`` (``sphinx-build -nW --keep-going -c . -d
-_build/doctrees docs _build/html``).  Paths in ``html_static_path`` and
+Settings only: the code the site needs is in the extensions it lists
+(``posenc_math.sphinxext``, ``posenc_math.sphinx_site``).  Build with
+``make html`` (the Makefile holds the sphinx-build command).  Paths in ``html_static_path`` and
 ``bibtex_bibfiles`` are relative to this file (the repository root);
 ``exclude_patterns`` are relative to ``docs/``.
 """
@@ -25,7 +26,8 @@ extensions = [
     "sphinx.ext.mathjax",
     "sphinx_proof",
     "sphinxcontrib.bibtex",
-    "posenc_math.sphinxext",
+    "posenc_math.sphinxext",  # theorems checked while the pages are built
+    "posenc_math.sphinx_site",  # accessible HTML, the same bytes from every build
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
@@ -34,8 +36,8 @@ root_doc = "index"
 # --- MyST / MyST-NB --------------------------------------------------------
 myst_enable_extensions = ["amsmath", "dollarmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
+# The cache is MyST-NB's default, beside the site: _build/.jupyter_cache.
 nb_execution_mode = "cache"
-nb_execution_cache_path = "_build/.jupyter_cache"
 nb_execution_raise_on_error = True
 nb_execution_timeout = 300
 nb_merge_streams = True
@@ -50,7 +52,8 @@ mathjax_path = "mathjax/tex-mml-chtml.js"
 html_theme = "furo"
 html_title = "posenc-math"
 html_static_path = ["_static"]
-# Site-specific CSS (root-level _static/, see TRAPS.md): the index on phones.
+# Site-specific CSS (root-level _static/: Sphinx would read a README in
+# docs/_static/ as a page): the index on phones.
 html_css_files = ["posenc.css"]
 html_last_updated_fmt = None
 html_show_sourcelink = False
@@ -62,189 +65,6 @@ html_favicon = "_static/favicon.svg"
 # mouse-only collapse toggle with the alt text "-".  The API page and the
 # general index list every object.
 html_domain_indices = False
-
-
-# --- Accessibility fixes (checked by axe-core in tests/site) -------------------
-import re  # noqa: E402
-
-from sphinx.writers.html5 import HTML5Translator  # noqa: E402
-
-_FIRST_PRE = re.compile(r"<pre(?=[\s>])")
-
-
-class AccessibleHTMLTranslator(HTML5Translator):
-    """Sphinx's HTML with the ARIA that axe-core requires.
-
-    - toctree captions carry ``role="heading"`` and need an ``aria-level``;
-    - code blocks that scroll need to be reachable from the keyboard;
-    - docutils marks citations ``role="doc-biblioentry"`` inside a
-      ``role="list"``: that role is deprecated and not a list item, so
-      screen readers lose the list; ``listitem`` is what the list needs.
-    """
-
-    def visit_title(self, node):
-        super().visit_title(node)
-        for index in (-2, -1):
-            if len(self.body) >= -index and 'role="heading"' in self.body[index]:
-                self.body[index] = self.body[index].replace('role="heading"', 'role="heading" aria-level="2"')
-
-    def visit_literal_block(self, node):
-        """Code, cell outputs and doctests: a ``<pre>`` wider than its box
-        scrolls sideways (on a phone most do), and a scrolling region must be
-        reachable from the keyboard (axe-core's scrollable-region-focusable),
-        so every such ``<pre>`` is a tab stop (``tabindex="0"``).  Whether a
-        block scrolls depends on the reader's screen, so all of them are;
-        the page stays the same on every build."""
-        try:
-            super().visit_literal_block(node)  # raises SkipNode once written
-        finally:
-            self.body[-1] = _FIRST_PRE.sub('<pre tabindex="0"', self.body[-1], count=1)
-
-    def visit_citation(self, node):
-        super().visit_citation(node)
-        self.body[-1] = self.body[-1].replace('role="doc-biblioentry"', 'role="listitem"')
-
-
-# --- The same pages from a clean build and from an incremental one ------------
-def _copy_extension_css_first(app):
-    """sphinx-proof and myst-nb copy their CSS when the build has finished.
-
-    A page written before the file exists links it without Sphinx's ``?v=``
-    checksum, a page written after with it, so clean and incremental builds
-    differed.  Copying first makes every page link it the same way.
-    """
-    if app.builder.format != "html":
-        return
-    import myst_nb.sphinx_ext
-    import sphinx_proof
-
-    sphinx_proof.copy_asset_files(app, None)
-    myst_nb.sphinx_ext.add_global_html_resources(app, None)
-
-
-def _static_digest(app):
-    """One digest of every file in ``html_static_path`` (names and bytes)."""
-    import hashlib
-    from pathlib import Path
-
-    digest = hashlib.sha256()
-    for entry in app.config.html_static_path:
-        root = Path(app.confdir, entry)
-        files = [root] if root.is_file() else sorted(path for path in root.rglob("*") if path.is_file())
-        for path in files:
-            digest.update(path.relative_to(root.parent).as_posix().encode() + b"\0")
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
-
-
-def _note_source_changes(app, env, added, changed, removed):
-    digest = _static_digest(app)
-    static_changed = getattr(env, "posenc_static_digest", None) != digest
-    env.posenc_static_digest = digest
-    env.posenc_sources_changed = bool(added or changed or removed) or static_changed
-    return []
-
-
-def _rewrite_every_page(app, env):
-    """Every page shows the whole toctree (sidebar, previous/next links):
-    when a page is added, removed or edited, rewrite them all, or the
-    unchanged pages keep a stale navigation.  The same when a file of
-    ``_static/`` changes: pages link the site's CSS with its checksum
-    (``posenc.css?v=...``), which a page that is not rewritten keeps stale."""
-    if getattr(env, "posenc_sources_changed", False):
-        return sorted(env.found_docs)
-    return []
-
-
-def _drop_build_info_backup(app, exception):
-    """When the configuration changes, Sphinx moves the old ``.buildinfo``
-    to ``.buildinfo.bak`` inside the site, where a clean build has no such
-    file and where it would be deployed; it is not part of the site."""
-    if exception is None and app.builder.format == "html":
-        (app.outdir / ".buildinfo.bak").unlink(missing_ok=True)
-
-
-def _index_entries_of(doctree):
-    """The index entries Sphinx's search indexer takes from one doctree
-    (``IndexBuilder.feed``, Sphinx 9.0), sorted as it stores them."""
-    from sphinx import addnodes
-    from sphinx.util.index_entries import split_index_msg
-
-    entries = set()
-    for node in doctree.findall(addnodes.index):
-        for entry_type, value, target_id, main, _category_key in node["entries"]:
-            try:
-                result = split_index_msg(entry_type, value)
-            except ValueError:
-                continue
-            target_id = target_id or ""
-            if entry_type in {"see", "seealso"}:
-                entries.add((result[0], target_id, main))
-            entries |= {(x, target_id, main) for x in result}
-    return sorted(entries)
-
-
-def _incremental_search_index_as_clean():
-    """Make the search index Sphinx writes after an incremental build the one
-    a clean build writes, by patching ``IndexBuilder.prune`` (which Sphinx
-    calls with the pages it keeps before writing, and with every page just
-    before it dumps ``searchindex.js``):
-
-    - a word whose last page lost it stays as an empty entry
-      (``"word": []``) that a clean build never writes: drop it;
-    - the index entries (``indexentries``: API objects, index directives)
-      are collected while pages are written, after Sphinx has pickled the
-      environment, and are not read back from the old ``searchindex.js``:
-      a page that is not rewritten lost its entries (a no-op rebuild wrote
-      ``"indexentries": {}``).  Take them again from the page's doctree,
-      drop those of removed pages, and keep them in page order as a clean
-      build (which writes pages sorted) does.
-    """
-    import sphinx.search
-
-    builder = sphinx.search.IndexBuilder
-    if getattr(builder.prune, "posenc_as_clean", False):
-        return
-    sphinx_prune = builder.prune
-
-    def prune(self, docnames):
-        docnames = set(docnames)
-        sphinx_prune(self, docnames)
-        for name in ("_mapping", "_title_mapping"):
-            mapping = getattr(self, name, None)
-            if isinstance(mapping, dict):
-                setattr(self, name, {word: pages for word, pages in mapping.items() if pages})
-        env = self._env
-        entries = {}
-        for docname in sorted(docnames):
-            if docname in self._index_entries:
-                entries[docname] = self._index_entries[docname]
-            elif docname in self._titles:  # indexed before, not rewritten now
-                metadata = env.metadata.get(docname, {})
-                hidden = "no-search" in metadata or "nosearch" in metadata
-                entries[docname] = [] if hidden else _index_entries_of(env.get_doctree(docname))
-        self._index_entries.clear()
-        self._index_entries.update(entries)
-
-    sphinx_init = builder.__init__
-
-    def __init__(self, env, *args, **kwargs):
-        sphinx_init(self, env, *args, **kwargs)
-        self._env = env
-
-    prune.posenc_as_clean = True
-    builder.prune = prune
-    builder.__init__ = __init__
-
-
-def setup(app):
-    app.set_translator("html", AccessibleHTMLTranslator, override=True)
-    _incremental_search_index_as_clean()
-    app.connect("builder-inited", _copy_extension_css_first)
-    app.connect("env-get-outdated", _note_source_changes)
-    app.connect("env-updated", _rewrite_every_page)
-    app.connect("build-finished", _drop_build_info_backup)
-
 
 # --- API reference -----------------------------------------------------------
 autodoc_member_order = "bysource"

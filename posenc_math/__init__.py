@@ -1,71 +1,41 @@
 """posenc-math: transformer positional encodings, with checked derivations.
 
-Everything public is importable from here.  The numpy encodings live in
-:mod:`posenc_math.encodings`; the SymPy theorems that license them in
-:mod:`posenc_math.theorems` (imported lazily: ``import sympy`` is slow).
+The numpy encodings (:mod:`posenc_math.encodings`) are importable from here;
+so are the modules :mod:`~posenc_math.conventions`,
+:mod:`~posenc_math.precision` and :mod:`~posenc_math.pretrained`.
+:mod:`posenc_math.theorems` (the SymPy theorems that license the encodings)
+and :mod:`posenc_math.plotting` (matplotlib) are imported on first use,
+``posenc_math.theorems`` included: ``import sympy`` is slow, and matplotlib
+is an optional extra.
 """
 
-from . import conventions, precision, pretrained
-from .encodings import (
-    alibi_bias,
-    alibi_key_bias,
-    alibi_slopes,
-    binary,
-    causal_mask,
-    cosine_similarity_matrix,
-    dot_product_attention,
-    embedding_lookup,
-    extension_frequencies,
-    frequencies,
-    interleaved_to_half,
-    learned_table,
-    ntk_aware_base,
-    principal_components,
-    relative_positions,
-    rope,
-    rope_decay_bound,
-    rope_frequencies,
-    rope_relative_scores,
-    shaw_clip,
-    sinusoidal,
-    softmax,
-    t5_bucket,
-    timing_signal,
-    translation_matrix,
-    wavelengths,
-)
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from . import analysis, conventions, encodings, precision, pretrained
+from .encodings import *  # noqa: F403  (the names are encodings.__all__, listed once there)
+
+if TYPE_CHECKING:
+    from . import plotting as plotting
+    from . import theorems as theorems
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "__version__",
-    "alibi_bias",
-    "alibi_key_bias",
-    "alibi_slopes",
-    "binary",
-    "causal_mask",
-    "conventions",
-    "cosine_similarity_matrix",
-    "dot_product_attention",
-    "embedding_lookup",
-    "extension_frequencies",
-    "frequencies",
-    "interleaved_to_half",
-    "learned_table",
-    "ntk_aware_base",
-    "precision",
-    "pretrained",
-    "principal_components",
-    "relative_positions",
-    "rope",
-    "rope_decay_bound",
-    "rope_frequencies",
-    "rope_relative_scores",
-    "shaw_clip",
-    "sinusoidal",
-    "softmax",
-    "t5_bucket",
-    "timing_signal",
-    "translation_matrix",
-    "wavelengths",
-]
+#: Submodules imported on first access (``posenc_math.theorems``).
+_LAZY = ("plotting", "theorems")
+
+__all__ = ["__version__", "analysis", "conventions", "precision", "pretrained", *encodings.__all__]
+
+
+def __getattr__(name: str) -> ModuleType:
+    """Import :data:`_LAZY` submodules when first used (PEP 562)."""
+    if name in _LAZY:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

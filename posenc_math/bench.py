@@ -1,15 +1,21 @@
 """``make bench``: speed as ratios measured in one run, plus accuracy.
 
-Run with ``python -m posenc_math.bench [SECTION ...]``.  Machines here are
-shared and noisy, so every figure that matters is a *ratio* of two timings
-taken in the same run (best of several repeats), never an absolute time
-checked by a test.  Each section prints its figures and a PASS/FAIL line for
+Run with ``python -m posenc_math.bench [SECTION ...]``: the library's own
+sections, which need only the installed package.  The site sections (a clean
+and a no-op build of the site, the site in Chromium) need a source checkout
+and the test extra; they are ``tools/bench_site.py``, and ``make bench`` runs
+both.
+
+Machines here are shared and noisy, so every figure that matters is a
+*ratio* of two timings taken in the same run (best of several repeats),
+never an absolute time checked by a test.  Each section prints its figures and a PASS/FAIL line for
 the bar it is held to; the exit status is 1 if any bar is missed.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import platform
 import random
 import sys
@@ -18,14 +24,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-#: name -> function returning a list of (label, value, bar_met or None).
-SECTIONS: dict[str, Callable[[], list[tuple[str, str, bool | None]]]] = {}
+#: A section's figures: (label, value, bar met, or None when there is no bar).
+Rows = list[tuple[str, str, bool | None]]
+
+#: name -> function returning the section's rows.
+SECTIONS: dict[str, Callable[[], Rows]] = {}
 
 
-def section(name: str):
+def section(name: str) -> Callable[[Callable[[], Rows]], Callable[[], Rows]]:
     """Register a benchmark section under ``name``."""
 
-    def register(function):
+    def register(function: Callable[[], Rows]) -> Callable[[], Rows]:
         SECTIONS[name] = function
         return function
 
@@ -77,19 +86,19 @@ def mpmath_error(table: np.ndarray, *, layout: str, samples: int = 400, seed: in
 
 
 @section("tables")
-def bench_tables():
+def bench_tables() -> Rows:
     """The 8192 x 1024 table against the seed formula and a plain fill."""
     from posenc_math import sinusoidal
 
     n_positions, dim = 8192, 1024
-    rows = []
+    rows: Rows = []
     t_fill = best_time(lambda: np.full((n_positions, dim), 0.5))
     t_seed = best_time(lambda: seed_formula(n_positions, dim), repeat=5)
     rows.append(("np.full 8192x1024 (ms)", f"{t_fill * 1e3:.2f}", None))
     rows.append(("seed formula (ms)", f"{t_seed * 1e3:.2f}", None))
     seed_table = seed_formula(n_positions, dim)
     for layout in ("interleaved", "split"):
-        t_table = best_time(lambda: sinusoidal(n_positions, dim, layout=layout))
+        t_table = best_time(functools.partial(sinusoidal, n_positions, dim, layout=layout))
         table = sinusoidal(n_positions, dim, layout=layout)
         rows.append((f"sinusoidal {layout} (ms)", f"{t_table * 1e3:.2f}", None))
         rows.append(("  speed-up over seed formula (>= 8)", f"{t_seed / t_table:.1f}x", t_seed / t_table >= 8))
@@ -103,7 +112,7 @@ def bench_tables():
 
 
 @section("verify")
-def bench_verify():
+def bench_verify() -> Rows:
     """``posenc-math verify`` as a reader runs it: a fresh process, with ``import sympy``."""
     import json
     import subprocess
@@ -132,92 +141,39 @@ def bench_verify():
     return rows
 
 
-@section("site")
-def bench_site():
-    """A clean build of the whole site, then a no-op rebuild of it."""
-    import tempfile
-    from pathlib import Path
-
-    from . import _site
-
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="posenc-bench-site-") as tmp:
-        out = Path(tmp)
-        times = []
-        for _ in range(2):
-            began = time.perf_counter()
-            result = _site.build_site(out)
-            times.append(time.perf_counter() - began)
-            if result.returncode:
-                return [("sphinx-build failed", result.stderr.strip().splitlines()[-1][:40], False)]
-        pages = len(_site.page_paths(out / "html"))
-        size = sum(path.stat().st_size for path in (out / "html").rglob("*") if path.is_file())
-    clean, noop = times
-    rows.append(("pages built", str(pages), None))
-    rows.append(("site size on disk (MB)", f"{size / 1e6:.1f}", None))
-    rows.append(("clean build, notebooks executed (s, <= 60)", f"{clean:.1f}", clean <= 60))
-    rows.append(("no-op rebuild (s, <= 5)", f"{noop:.1f}", noop <= 5))
-    rows.append(("  no-op / clean", f"{noop / clean:.2f}", None))
-    return rows
+#: Printed after the library sections: where the site's figures come from.
+SITE_SECTIONS_NEED = (
+    "The site sections (clean and no-op build times, the site in Chromium) are not part of the "
+    "installed package: they need a source checkout of posenc-math with its docs/, node and npm, "
+    "and Chromium (/usr/bin/chromium). There, `make bench` runs these sections and then "
+    "`python tools/bench_site.py`."
+)
 
 
-@section("browser")
-def bench_browser():
-    """Chromium on the built site: time to typeset math, bytes per page."""
-    import statistics
-
-    from . import _site
-
-    directory = _site.site_dir()
-    chromium = _site.find_chromium()
-    if not (directory / "index.html").is_file():
-        return [(f"no site in {directory}: run make html", "-", False)]
-    if chromium is None:
-        return [("no /usr/bin/chromium: apt-get install chromium", "-", False)]
-    pages = _site.page_paths(directory)
-    rows = []
-    with _site.serve(directory) as url, _site.browser(chromium) as context:
-        _site.visit(context, url + "index.html")  # warm up the browser
-        # Request routing disables the HTTP cache: every visit is a cold load.
-        visits = {page: _site.visit(context, url + page) for page in pages}
-        heaviest = max(pages, key=lambda page: (visits[page].data["mathElements"], visits[page].data["bytes"]))
-        typeset, fonts = [], []
-        for _ in range(5):
-            data = _site.visit(context, url + heaviest).data
-            typeset.append(data["typesetAt"])
-            fonts.append(data["fontsAt"])
-    leaks = sum(len(v.external_requests) for v in visits.values())
-    rows.append(("requests leaving 127.0.0.1 (= 0)", str(leaks), leaks == 0))
-    n_math = visits[heaviest].data["mathElements"]
-    rows.append((f"heaviest page: {heaviest} ({n_math} formulas)", "", None))
-    if None in typeset:
-        rows.append(("  math typeset", "never", False))
-    else:
-        rows.append(("  math typeset after navigation, median of 5 (ms)", f"{statistics.median(typeset):.0f}", None))
-        rows.append(("  ... and its fonts loaded, median of 5 (ms)", f"{statistics.median(fonts):.0f}", None))
-    rows.append(("bytes per page, cold cache, uncompressed (kB)", "all | MathJax", None))
-    for page in sorted(pages, key=lambda page: -visits[page].data["bytes"]):
-        data = visits[page].data
-        rows.append((f"  {page}", f"{data['bytes'] / 1e3:5.0f} | {data['mathjaxBytes'] / 1e3:5.0f}", None))
-    return rows
+def run(sections: dict[str, Callable[[], Rows]], names: list[str]) -> bool:
+    """Run the named ``sections`` and print their rows; True if every bar is met."""
+    failed = False
+    for name in names:
+        print(f"\n[{name}]", flush=True)
+        for label, value, met in sections[name]():
+            verdict = "" if met is None else ("  PASS" if met else "  FAIL")
+            failed |= met is False
+            print(f"{label:<48} {value:>12}{verdict}", flush=True)
+    return not failed
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m posenc_math.bench", description=__doc__.split("\n")[0])
+    """``python -m posenc_math.bench``: the library sections; exit status 1 if a bar is missed."""
+    parser = argparse.ArgumentParser(prog="python -m posenc_math.bench", description=(__doc__ or "").split("\n")[0])
     parser.add_argument("sections", nargs="*", help=f"sections to run (default: all of {', '.join(SECTIONS)})")
     args = parser.parse_args(argv)
     unknown = [name for name in args.sections if name not in SECTIONS]
     if unknown:
         parser.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
-    failed = False
     print(f"posenc-math bench on {platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}")
-    for name in args.sections or list(SECTIONS):
-        print(f"\n[{name}]", flush=True)
-        for label, value, met in SECTIONS[name]():
-            verdict = "" if met is None else ("  PASS" if met else "  FAIL")
-            failed |= met is False
-            print(f"{label:<48} {value:>12}{verdict}", flush=True)
-    return 1 if failed else 0
+    passed = run(SECTIONS, args.sections or list(SECTIONS))
+    print(f"\n{SITE_SECTIONS_NEED}")
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":

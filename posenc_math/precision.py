@@ -17,7 +17,8 @@ mpmath.
 * :func:`first_merged_position`: the first position whose angles all equal
   those of the position before it, so that the encoding can no longer tell
   the two apart;
-* :func:`largest_exact_position`: the format's limit on positions;
+* :func:`posenc_math.analysis.exact_integer_limit`: the format's limit on
+  positions (``2 ** (mantissa bits + 1)``);
 * :func:`phase_error_bound`: the rounding bound ``|p w| u`` that explains
   why float32 angles are accurate enough for today's contexts and
   half-precision ones are not.
@@ -27,16 +28,16 @@ from __future__ import annotations
 
 import mpmath
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
 
-from ._validate import check_base, check_choice, check_int, check_table_fits
-from .analysis import _finfo, exact_integer_limit, resolve_float_dtype
+from ._validate import check_base, check_choice, check_int, check_int_array, check_table_fits
+from .analysis import exact_integer_limit, resolve_float_dtype
 
 __all__ = [
     "FORMATS",
     "computed_angles",
     "exact_angles",
     "first_merged_position",
-    "largest_exact_position",
     "phase_error",
     "phase_error_bound",
     "rounded_positions",
@@ -54,11 +55,7 @@ def _dtype(name, value):
 
 
 def _positions(positions) -> np.ndarray:
-    positions = np.asarray(positions)
-    if positions.dtype == np.bool_ or positions.dtype.kind not in "iu" or positions.ndim != 1:
-        raise TypeError(
-            f"positions must be a 1-D array of integers, got dtype {positions.dtype}, shape {positions.shape}"
-        )
+    positions = check_int_array("positions", positions, ndim=1)
     if positions.size and int(np.abs(positions).max()) >= 2**53:
         raise ValueError("positions must be below 2**53 in magnitude (exact in float64)")
     return positions.astype(np.int64)
@@ -71,7 +68,7 @@ def _pairs(dim) -> int:
     return dim // 2
 
 
-def exact_angles(positions, dim, *, base=10000.0, digits=40) -> np.ndarray:
+def exact_angles(positions: ArrayLike, dim: int, *, base: float = 10000.0, digits: int = 40) -> np.ndarray:
     """Exact angles ``p * base ** (-2 j / dim)``, reduced to ``[-pi, pi]``.
 
     Computed with mpmath at ``digits`` significant digits, so the float64
@@ -112,7 +109,7 @@ def exact_angles(positions, dim, *, base=10000.0, digits=40) -> np.ndarray:
     return out
 
 
-def rounded_positions(positions, dtype) -> np.ndarray:
+def rounded_positions(positions: ArrayLike, dtype: DTypeLike) -> np.ndarray:
     """Positions as ``dtype`` holds them, back in float64.
 
     Examples
@@ -129,13 +126,13 @@ def rounded_positions(positions, dtype) -> np.ndarray:
 
 
 def computed_angles(
-    positions,
-    dim,
+    positions: ArrayLike,
+    dim: int,
     *,
-    base=10000.0,
-    position_dtype="float64",
-    frequency_dtype="float64",
-    angle_dtype="float64",
+    base: float = 10000.0,
+    position_dtype: DTypeLike = "float64",
+    frequency_dtype: DTypeLike = "float64",
+    angle_dtype: DTypeLike = "float64",
 ) -> np.ndarray:
     """Angles ``p w_j`` as code computes them with numbers held in given formats.
 
@@ -191,7 +188,7 @@ def computed_angles(
         return product.astype(np.float64).astype(angle_dtype).astype(np.float64)
 
 
-def phase_error(positions, dim, *, base=10000.0, **formats) -> np.ndarray:
+def phase_error(positions: ArrayLike, dim: int, *, base: float = 10000.0, **formats: DTypeLike) -> np.ndarray:
     """Computed minus exact angle, wrapped to ``[-pi, pi]``.
 
     Parameters
@@ -222,7 +219,9 @@ def phase_error(positions, dim, *, base=10000.0, **formats) -> np.ndarray:
     return difference
 
 
-def first_merged_position(dim, *, start=1, stop, base=10000.0, **formats):
+def first_merged_position(
+    dim: int, *, start: int = 1, stop: int, base: float = 10000.0, **formats: DTypeLike
+) -> int | None:
     """The first position whose computed angles all equal the previous position's.
 
     From there on the encoding (a table row, or the rotation of a query)
@@ -262,22 +261,7 @@ def first_merged_position(dim, *, start=1, stop, base=10000.0, **formats):
     return int(hits[0]) + start if hits.size else None
 
 
-def largest_exact_position(dtype) -> int:
-    """The last position of the run ``0, 1, ..., N`` that ``dtype`` holds exactly.
-
-    ``2 ** (mantissa bits + 1)``: 256 for bfloat16, 2048 for float16,
-    16,777,216 for float32.  (float16 also overflows to ``inf`` from
-    65,520 on.)
-
-    Examples
-    --------
-    >>> [largest_exact_position(name) for name in FORMATS[:3]]
-    [256, 2048, 16777216]
-    """
-    return exact_integer_limit(_dtype("dtype", dtype))
-
-
-def unit_roundoff(dtype) -> float:
+def unit_roundoff(dtype: DTypeLike) -> float:
     """Half the spacing of ``dtype`` just above 1: the relative rounding error.
 
     Examples
@@ -285,11 +269,11 @@ def unit_roundoff(dtype) -> float:
     >>> [unit_roundoff(name) for name in ("bfloat16", "float16")]
     [0.00390625, 0.00048828125]
     """
-    dtype = _dtype("dtype", dtype)
-    return float(_finfo(dtype).eps) / 2.0
+    # eps / 2 = 2 ** -(mantissa bits + 1): one over the exact-integer limit.
+    return 1.0 / exact_integer_limit(_dtype("dtype", dtype))
 
 
-def phase_error_bound(positions, dtype, *, frequency=1.0) -> np.ndarray:
+def phase_error_bound(positions: ArrayLike, dtype: DTypeLike, *, frequency: float = 1.0) -> np.ndarray:
     """Worst-case phase error from rounding an angle ``p w`` to ``dtype``.
 
     Rounding to nearest moves ``p w`` by at most ``|p w| u`` (``u`` from

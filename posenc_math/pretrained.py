@@ -24,9 +24,13 @@ import hashlib
 import importlib.util
 import os
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
+from numpy.typing import DTypeLike
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 __all__ = [
     "INSTALL_HINT",
@@ -112,7 +116,7 @@ def _resolve(path, default_name: str, argument: str) -> Path:
 _HASH_CACHE: dict[tuple[str, int, int], str] = {}
 
 
-def sha256_of(path) -> str:
+def sha256_of(path: str | os.PathLike[str]) -> str:
     """sha256 of a file as hex, read in 1 MiB blocks; cached per process.
 
     The cache key is the resolved path with the file's size and modification
@@ -136,7 +140,7 @@ def sha256_of(path) -> str:
     return _HASH_CACHE[key]
 
 
-def verify_file(path, expected: str) -> Path:
+def verify_file(path: str | os.PathLike[str], expected: str) -> Path:
     """Return ``path`` if its sha256 is ``expected``; raise otherwise.
 
     Raises
@@ -156,7 +160,7 @@ def verify_file(path, expected: str) -> Path:
     return path
 
 
-def load_tensor(name: str, path=None, *, dtype=np.float64) -> np.ndarray:
+def load_tensor(name: str, path: str | os.PathLike[str] | None = None, *, dtype: DTypeLike = np.float64) -> np.ndarray:
     """One tensor of the model, read with safetensors' numpy API after the hash check.
 
     Parameters
@@ -187,7 +191,7 @@ def load_tensor(name: str, path=None, *, dtype=np.float64) -> np.ndarray:
         return np.asarray(weights.get_tensor(name), dtype=dtype)
 
 
-def position_embeddings(path=None, *, dtype=np.float64) -> np.ndarray:
+def position_embeddings(path: str | os.PathLike[str] | None = None, *, dtype: DTypeLike = np.float64) -> np.ndarray:
     """The learned absolute position table of all-MiniLM-L6-v2.
 
     Row ``p`` is added to the token embedding at position ``p`` (positions
@@ -216,7 +220,7 @@ def position_embeddings(path=None, *, dtype=np.float64) -> np.ndarray:
     return load_tensor(POSITION_KEY, path, dtype=dtype)
 
 
-def word_embeddings(path=None, *, dtype=np.float64) -> np.ndarray:
+def word_embeddings(path: str | os.PathLike[str] | None = None, *, dtype: DTypeLike = np.float64) -> np.ndarray:
     """The token (WordPiece) embedding table, shape ``(30522, 384)``.
 
     Examples
@@ -227,13 +231,13 @@ def word_embeddings(path=None, *, dtype=np.float64) -> np.ndarray:
     return load_tensor(WORD_KEY, path, dtype=dtype)
 
 
-def token_type_embeddings(path=None, *, dtype=np.float64) -> np.ndarray:
+def token_type_embeddings(path: str | os.PathLike[str] | None = None, *, dtype: DTypeLike = np.float64) -> np.ndarray:
     """The segment (token type) table, shape ``(2, 384)``; BERT adds row 0
     for a single sentence."""
     return load_tensor(TOKEN_TYPE_KEY, path, dtype=dtype)
 
 
-def load_tokenizer(path=None):
+def load_tokenizer(path: str | os.PathLike[str] | None = None) -> Tokenizer:
     """The model's WordPiece tokenizer, hash-checked, padding switched off.
 
     The shipped ``tokenizer.json`` pads every input to 128 tokens; here the
@@ -279,7 +283,9 @@ class SentenceEmbeddings(NamedTuple):
     total: np.ndarray
 
 
-def embed_sentence(text: str, *, model_path=None, tokenizer_path=None) -> SentenceEmbeddings:
+def embed_sentence(
+    text: str, *, model_path: str | os.PathLike[str] | None = None, tokenizer_path: str | os.PathLike[str] | None = None
+) -> SentenceEmbeddings:
     """Tokenize ``text`` and look up its token, position and segment embeddings.
 
     BERT's input is the element-wise sum of the three (then a LayerNorm):

@@ -4,6 +4,9 @@ import mpmath
 import numpy as np
 import pytest
 
+# Test projects for sphinx.testing (tests/test_sphinx_site.py), not test modules.
+collect_ignore = ["roots"]
+
 
 @pytest.fixture
 def rng():

@@ -121,7 +121,7 @@ def test_principal_components_sign_is_fixed(rng):
 
 
 def test_principal_components_bad_input():
-    with pytest.raises(ValueError, match="n_components must be in 1 .. 2"):
+    with pytest.raises(ValueError, match=r"n_components must be in 1 \.\. 2"):
         principal_components(np.eye(3)[:, :2], 3)
     with pytest.raises(ValueError, match="at least 2 rows"):
         principal_components([[1.0, 2.0]])

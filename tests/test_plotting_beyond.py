@@ -53,6 +53,6 @@ def test_extension_wavelengths_draws_each_rule():
     figure = extension_wavelengths(16, base=10000.0, factor=4.0, original_max_position_embeddings=64)
     rules = extension_frequencies(16, base=10000.0, factor=4.0, original_max_position_embeddings=64)
     lines = figure.axes[0].get_lines()
-    for line, inv_freq in zip(lines, rules.values()):
+    for line, inv_freq in zip(lines, rules.values(), strict=False):
         assert np.allclose(line.get_ydata(), 2 * np.pi / inv_freq)
     assert len(figure.axes[0].get_legend().get_texts()) == 5

@@ -14,7 +14,7 @@ def test_phase_error_growth_draws_the_largest_error():
     positions = log_positions(5000, 20)
     figure = phase_error_growth(positions, dim=16)
     line = figure.axes[0].get_lines()[0]  # "all bfloat16"
-    formats = dict(position_dtype="bfloat16", frequency_dtype="bfloat16", angle_dtype="bfloat16")
+    formats = {"position_dtype": "bfloat16", "frequency_dtype": "bfloat16", "angle_dtype": "bfloat16"}
     expected = np.abs(phase_error(positions, 16, **formats)).max(axis=1)
     drawn = np.asarray(line.get_ydata(), dtype=float)
     assert np.allclose(drawn[np.isfinite(drawn)], expected[np.isfinite(drawn)])

@@ -9,14 +9,13 @@ from posenc_math.precision import (
     computed_angles,
     exact_angles,
     first_merged_position,
-    largest_exact_position,
     phase_error,
     phase_error_bound,
     rounded_positions,
     unit_roundoff,
 )
 
-ALL = {name: dict(position_dtype=name, frequency_dtype=name, angle_dtype=name) for name in FORMATS}
+ALL = {name: {"position_dtype": name, "frequency_dtype": name, "angle_dtype": name} for name in FORMATS}
 
 
 def test_exact_angles_match_mpmath_at_80_digits(rng):
@@ -73,7 +72,7 @@ def test_float16_overflows():
 
 
 def test_limits_and_roundoff():
-    assert [largest_exact_position(name) for name in FORMATS] == [256, 2048, 2**24, 2**53]
+    assert [unit_roundoff(name) for name in FORMATS] == [2.0**-8, 2.0**-11, 2.0**-24, 2.0**-53]
     assert unit_roundoff("float32") == 2.0**-24 and unit_roundoff("float64") == 2.0**-53
 
 

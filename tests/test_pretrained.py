@@ -105,7 +105,7 @@ def test_altered_tokenizer_is_refused(tmp_path):
     damaged = tmp_path / "tokenizer.json"
     text = (pretrained.model_dir() / "tokenizer.json").read_text(encoding="utf-8")
     damaged.write_text(text.replace('"[CLS]"', '"[CLX]"', 1), encoding="utf-8")
-    with pytest.raises(pretrained.PretrainedIntegrityError, match="tokenizer.json"):
+    with pytest.raises(pretrained.PretrainedIntegrityError, match=r"tokenizer\.json"):
         pretrained.load_tokenizer(damaged)
 
 

@@ -11,6 +11,7 @@ from posenc_math import (
     interleaved_to_half,
     ntk_aware_base,
     rope,
+    rope_cos_sin,
     rope_decay_bound,
     rope_frequencies,
     rope_relative_scores,
@@ -72,7 +73,10 @@ def test_layouts_are_a_permutation_of_each_other(rng):
 @pytest.mark.parametrize("layout", ["half", "interleaved"])
 def test_scores_depend_only_on_offset(layout, rng):
     q, k = rng.normal(size=(2, 1, 32))
-    score = lambda m, n: float(rope(q, [m], layout=layout)[0] @ rope(k, [n], layout=layout)[0])
+
+    def score(m, n):
+        return float(rope(q, [m], layout=layout)[0] @ rope(k, [n], layout=layout)[0])
+
     for m, n in [(0, 5), (100, 105), (12345, 12350)]:
         assert score(m, n) == pytest.approx(score(0, 5), abs=1e-12)
     assert score(0, 6) != pytest.approx(score(0, 5), abs=1e-6)
@@ -359,7 +363,7 @@ def test_relative_scores_equal_rotated_dot_products(rng):
     q, k = rng.normal(size=(2, 16))
     offsets = np.array([-40, -3, 0, 1, 7, 500])
     scores = rope_relative_scores(q, k, offsets)
-    for offset, score in zip(offsets, scores):
+    for offset, score in zip(offsets, scores, strict=True):
         for m in (0, 1000):
             rotated = rope(q[None], [m])[0] @ rope(k[None], [m + offset])[0]
             assert rotated == pytest.approx(score, abs=1e-11)
@@ -412,3 +416,355 @@ def test_interleaved_to_half_permutation(rng):
     assert np.allclose(scores_half, scores_interleaved, rtol=0, atol=1e-12)
     with pytest.raises(ValueError, match="even"):
         interleaved_to_half(7)
+
+
+# --- Variants models ship: longrope, proportional, partial rotary ------------
+# The hf_* functions are transcriptions of transformers 5.x's
+# modeling_rope_utils (and of the models' apply_rotary_pos_emb), written from
+# reading that source, in float64 so the comparison can be tight.
+
+
+def hf_default(dim, base):
+    return 1.0 / base ** (np.arange(0, dim, 2, dtype=np.int64).astype(np.float64) / dim)
+
+
+def hf_longrope(head_dim, base, parameters, max_position_embeddings, seq_len):
+    dim = int(head_dim * parameters.get("partial_rotary_factor", 1.0))
+    factor = parameters.get("factor")
+    attention_factor = parameters.get("attention_factor")
+    original = parameters["original_max_position_embeddings"]
+    if factor is None:
+        factor = max_position_embeddings / original
+    if attention_factor is None:
+        attention_factor = 1.0 if factor <= 1.0 else math.sqrt(1 + math.log(factor) / math.log(original))
+    if seq_len and seq_len > original:
+        ext_factors = np.array(parameters["long_factor"], dtype=np.float64)
+    else:
+        ext_factors = np.array(parameters["short_factor"], dtype=np.float64)
+    shape = np.arange(0, dim, 2, dtype=np.int64).astype(np.float64) / dim
+    return 1.0 / (ext_factors * base**shape), attention_factor
+
+
+def hf_proportional(head_dim, base, parameters):
+    factor = parameters.get("factor", 1.0)
+    proportion = parameters.get("partial_rotary_factor", 1.0)
+    rope_angles = int(proportion * head_dim // 2)
+    rotated = 1.0 / base ** (np.arange(0, 2 * rope_angles, 2, dtype=np.int64).astype(np.float64) / head_dim)
+    nope_angles = head_dim // 2 - rope_angles
+    inv_freq = np.concatenate([rotated, np.zeros(nope_angles)]) if nope_angles > 0 else rotated
+    return inv_freq / factor, 1.0
+
+
+def hf_rotate_half(x):
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2 :]
+    return np.concatenate((-x2, x1), axis=-1)
+
+
+def hf_apply_rotary_pos_emb(q, cos, sin):
+    """transformers' apply_rotary_pos_emb (Phi-3, GPT-NeoX style partial rotary)."""
+    rotary_dim = cos.shape[-1]
+    q_rot, q_pass = q[..., :rotary_dim], q[..., rotary_dim:]
+    return np.concatenate([(q_rot * cos) + (hf_rotate_half(q_rot) * sin), q_pass], axis=-1)
+
+
+def hf_cos_sin(positions, inv_freq, attention_scaling):
+    """LlamaRotaryEmbedding.forward: emb = cat(freqs, freqs); cos, sin times the scaling."""
+    freqs = np.asarray(positions, dtype=np.float64)[..., None] * inv_freq
+    emb = np.concatenate((freqs, freqs), axis=-1)
+    return np.cos(emb) * attention_scaling, np.sin(emb) * attention_scaling
+
+
+PHI3_LIKE = {
+    "rope_type": "longrope",
+    "short_factor": [1.0, 1.1, 1.3, 1.7, 2.5, 4.0, 7.0, 9.5],
+    "long_factor": [1.0, 1.5, 2.5, 4.5, 8.0, 15.0, 30.0, 48.0],
+    "original_max_position_embeddings": 4096,
+}
+
+
+@pytest.mark.parametrize(
+    "parameters,max_position_embeddings,seq_len",
+    [
+        (PHI3_LIKE, 131072, None),  # at load time: short factors
+        (PHI3_LIKE, 131072, 4096),  # exactly the original length: still short
+        (PHI3_LIKE, 131072, 4097),  # one past it: long
+        (dict(PHI3_LIKE, factor=8.0), 131072, 9000),  # an explicit factor wins over the ratio
+        (dict(PHI3_LIKE, attention_factor=1.25), 131072, 9000),
+        (dict(PHI3_LIKE, factor=1.0), 4096, 10),  # factor <= 1: attention factor 1
+    ],
+)
+def test_longrope_matches_transcription(parameters, max_position_embeddings, seq_len):
+    reference, reference_attention = hf_longrope(16, 10000.0, parameters, max_position_embeddings, seq_len)
+    ours, attention = rope_frequencies(
+        16, scaling=dict(parameters), seq_len=seq_len, max_position_embeddings=max_position_embeddings
+    )
+    assert np.allclose(ours, reference, rtol=1e-15, atol=0)
+    assert attention == pytest.approx(reference_attention, rel=1e-15)
+
+
+def test_longrope_chooses_long_factors_past_the_original_length():
+    short, attention = rope_frequencies(16, scaling=PHI3_LIKE, seq_len=4096, max_position_embeddings=131072)
+    long, _ = rope_frequencies(16, scaling=PHI3_LIKE, seq_len=4097, max_position_embeddings=131072)
+    default, _ = rope_frequencies(16)
+    assert np.allclose(short * PHI3_LIKE["short_factor"], default, rtol=1e-15)
+    assert np.allclose(long * PHI3_LIKE["long_factor"], default, rtol=1e-15)
+    # Phi-3-mini-128k: 131072 / 4096 = 32, sqrt(1 + ln 32 / ln 4096) = sqrt(1 + 5/12)
+    assert attention == pytest.approx(math.sqrt(17 / 12), rel=1e-15)
+
+
+def test_longrope_with_partial_rotary_factor():
+    parameters = dict(PHI3_LIKE, partial_rotary_factor=0.5)
+    reference, reference_attention = hf_longrope(32, 10000.0, parameters, 131072, 5000)
+    ours, attention = rope_frequencies(32, scaling=parameters, seq_len=5000, max_position_embeddings=131072)
+    assert ours.shape == (8,)
+    assert np.allclose(ours, reference, rtol=1e-15, atol=0)
+    assert attention == pytest.approx(reference_attention, rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    "head_dim,parameters",
+    [
+        (256, {"rope_type": "proportional", "partial_rotary_factor": 0.25}),  # Gemma 4 full attention
+        (256, {"rope_type": "proportional", "partial_rotary_factor": 0.25, "factor": 8.0}),
+        (64, {"rope_type": "proportional"}),  # no factor: every pair turns
+        (64, {"rope_type": "proportional", "partial_rotary_factor": 0.0}),  # nothing turns
+        (80, {"rope_type": "proportional", "partial_rotary_factor": 0.3}),  # int(0.3 * 80 // 2) = 12
+    ],
+)
+def test_proportional_matches_transcription(head_dim, parameters):
+    reference, _ = hf_proportional(head_dim, 1e6, parameters)
+    ours, attention = rope_frequencies(head_dim, base=1e6, scaling=dict(parameters))
+    assert ours.shape == (head_dim // 2,)
+    assert np.allclose(ours, reference, rtol=1e-15, atol=0)
+    assert attention == 1.0
+
+
+def test_proportional_keeps_the_whole_head_exponent():
+    # the rotated pairs turn as in a head of 256, not as in a head of 64
+    ours, _ = rope_frequencies(256, base=1e6, scaling={"rope_type": "proportional", "partial_rotary_factor": 0.25})
+    whole, _ = rope_frequencies(256, base=1e6)
+    assert np.array_equal(ours[:32], whole[:32])
+    assert not ours[32:].any()
+    # zero frequencies: those pairs do not turn at any position
+    x = np.random.default_rng(0).normal(size=(3, 256))
+    turned = rope(x, [0, 1000, 77777], inv_freq=ours)
+    assert np.array_equal(turned[:, 32:128], x[:, 32:128])
+    assert np.array_equal(turned[:, 160:], x[:, 160:])
+
+
+@pytest.mark.parametrize(
+    "scaling",
+    [
+        {"rope_type": "default"},
+        {"rope_type": "linear", "factor": 4.0},
+        {"rope_type": "dynamic", "factor": 2.0},
+        {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 512},
+        dict(LLAMA3, original_max_position_embeddings=512),
+    ],
+)
+@pytest.mark.parametrize("head_dim,fraction", [(64, 0.5), (80, 0.4), (128, 0.25), (96, 1.0)])
+def test_partial_rotary_factor_runs_the_rule_on_the_rotated_width(scaling, head_dim, fraction):
+    rotated = int(head_dim * fraction)
+    ours, attention = rope_frequencies(
+        head_dim, scaling=dict(scaling, partial_rotary_factor=fraction), seq_len=3000, max_position_embeddings=1024
+    )
+    direct, direct_attention = rope_frequencies(rotated, scaling=scaling, seq_len=3000, max_position_embeddings=1024)
+    assert ours.shape == (rotated // 2,)
+    assert np.array_equal(ours, direct)
+    assert attention == direct_attention
+    if scaling["rope_type"] == "default":
+        assert np.allclose(ours, hf_default(rotated, 10000.0), rtol=1e-15, atol=0)
+
+
+# --- rope: partial rotation, attention factor, number formats, caches --------
+
+
+@pytest.mark.parametrize(
+    "rotary_dim,scaling",
+    [(2, None), (8, None), (32, None), (16, dict(PHI3_LIKE, partial_rotary_factor=0.5))],
+)
+def test_rope_partial_rotary_matches_apply_rotary_pos_emb(rotary_dim, scaling, rng):
+    head_dim, n = 32, 40
+    x = rng.normal(size=(2, 3, n, head_dim))
+    positions = rng.integers(0, 5000, size=(2, 1, n))
+    if scaling is None:
+        inv_freq, attention = rope_frequencies(rotary_dim)
+    else:  # Phi-3 style: longrope on half of the head, with its attention factor
+        inv_freq, attention = rope_frequencies(head_dim, scaling=scaling, max_position_embeddings=131072)
+        assert attention > 1
+    cos, sin = hf_cos_sin(positions, inv_freq, attention)
+    reference = hf_apply_rotary_pos_emb(x, cos, sin)
+    ours = rope(x, positions, inv_freq=inv_freq, rotary_dim=rotary_dim, attention_factor=attention)
+    assert np.allclose(ours, reference, rtol=0, atol=1e-11)
+    assert np.array_equal(ours[..., rotary_dim:], x[..., rotary_dim:])
+
+
+def test_rope_attention_factor_scales_every_rotated_feature(rng):
+    x = rng.normal(size=(5, 16))
+    plain = rope(x, np.arange(5), rotary_dim=8)
+    scaled = rope(x, np.arange(5), rotary_dim=8, attention_factor=1.5)
+    assert np.allclose(scaled[:, :8], 1.5 * plain[:, :8], rtol=1e-15)
+    assert np.array_equal(scaled[:, 8:], x[:, 8:])  # the pass-through part is not scaled
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+def test_rope_cos_sin_are_the_caches_rope_uses(layout, rng):
+    inv_freq, attention = rope_frequencies(
+        16, scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 256}
+    )
+    positions = rng.integers(0, 10**6, size=(2, 30))
+    cos, sin = rope_cos_sin(positions, inv_freq, attention_factor=attention, layout=layout)
+    assert cos.shape == sin.shape == (2, 30, 16)
+    if layout == "half":
+        reference_cos, reference_sin = hf_cos_sin(positions % 100, inv_freq, attention)  # shape only
+        assert reference_cos.shape == cos.shape
+        small = rng.integers(0, 100, size=(2, 30))
+        reference_cos, reference_sin = hf_cos_sin(small, inv_freq, attention)
+        small_cos, small_sin = rope_cos_sin(small, inv_freq, attention_factor=attention)
+        assert np.allclose(small_cos, reference_cos, rtol=0, atol=1e-13)
+        assert np.allclose(small_sin, reference_sin, rtol=0, atol=1e-13)
+        rotate = hf_rotate_half
+    else:
+        assert np.array_equal(cos[..., 0::2], cos[..., 1::2])
+
+        def rotate(x):  # rotary-embedding-torch's rotate_half: pairs (2j, 2j + 1)
+            return np.stack((-x[..., 1::2], x[..., 0::2]), axis=-1).reshape(x.shape)
+
+    x = rng.normal(size=(2, 30, 16))
+    expected = rope(x, positions, inv_freq=inv_freq, layout=layout, attention_factor=attention)
+    assert np.allclose(x * cos + rotate(x) * sin, expected, rtol=0, atol=1e-13)
+
+
+@pytest.mark.parametrize("dtype_name", ["float16", "bfloat16", "float32"])
+def test_rope_keeps_low_precision_dtypes_rounding_once(dtype_name, rng):
+    import ml_dtypes
+
+    dtype = np.dtype(getattr(ml_dtypes, dtype_name)) if dtype_name == "bfloat16" else np.dtype(dtype_name)
+    x = rng.normal(size=(2, 50, 16)).astype(dtype)
+    positions = np.arange(50) * 97
+    out = rope(x, positions, rotary_dim=12, attention_factor=1.1)
+    assert out.dtype == dtype
+    exact = rope(x.astype(np.float64), positions, rotary_dim=12, attention_factor=1.1)
+    assert np.array_equal(out, exact.astype(dtype))  # the float64 result rounded once
+    if dtype_name == "float32":
+        return  # there transformers' float32 angles (off by ~p * 6e-8) dominate
+    # transformers' path: float32 cos/sin rounded to the dtype, arithmetic in the dtype
+    inv_freq, _ = rope_frequencies(12)
+    cos, sin = hf_cos_sin(positions, inv_freq.astype(np.float32), 1.1)
+    hf = hf_apply_rotary_pos_emb(x, cos.astype(np.float32).astype(dtype), sin.astype(np.float32).astype(dtype))
+    spacing = float(ml_dtypes.finfo(dtype).eps)
+    assert np.max(np.abs(hf.astype(np.float64) - exact) / np.maximum(np.abs(exact), 1)) < 8 * spacing
+
+
+@pytest.mark.parametrize(
+    "call,error,words",
+    [
+        (lambda: rope(np.ones((2, 8)), [0, 1], rotary_dim=3), ValueError, "rotary_dim must be even"),
+        (lambda: rope(np.ones((2, 8)), [0, 1], rotary_dim=10), ValueError, r"rotary_dim must be <= dim"),
+        (lambda: rope(np.ones((2, 8)), [0, 1], rotary_dim=0), ValueError, "rotary_dim"),
+        (lambda: rope(np.ones((2, 8)), [0, 1], rotary_dim=4.0), TypeError, "rotary_dim"),
+        (lambda: rope(np.ones((2, 7)), [0, 1]), ValueError, "rotary_dim"),
+        (lambda: rope(np.ones((2, 8)), [0, 1], attention_factor=-1), ValueError, "attention_factor"),
+        (lambda: rope(np.ones((2, 8)), [0, 1], attention_factor=float("nan")), ValueError, "attention_factor"),
+        (lambda: rope(np.ones((2, 8)), [0, 1], inv_freq=rope_frequencies(8)), TypeError, "tuple.*rope_frequencies"),
+        (lambda: rope(np.ones((2, 8)), [0, 1], inv_freq=np.ones(3)), ValueError, r"inv_freq must have shape \(4,\)"),
+        (lambda: rope(np.ones((2, 8)), [0, 1], inv_freq=np.ones(4) * 1j), TypeError, "inv_freq must be real"),
+        (lambda: rope(np.ones((2, 8), dtype=complex), [0, 1]), TypeError, "x must be real.*imaginary"),
+        (lambda: rope(np.ones((2, 8)), [0, 1j]), TypeError, "positions must be real"),
+        (lambda: rope(np.ones((2, 8)), [[0, 1, 2]]), ValueError, "positions of shape"),
+        (lambda: rope_cos_sin([0, 1], rope_frequencies(8)), TypeError, "tuple.*rope_frequencies"),
+        (lambda: rope_cos_sin([0, 1], None), TypeError, "inv_freq"),
+        (lambda: rope_cos_sin([0, 1], np.ones((2, 2))), ValueError, "inv_freq must be a 1-D"),
+        (lambda: rope_cos_sin(3, np.ones(2)), ValueError, "positions"),
+        (lambda: rope_cos_sin([0, 1], np.ones(2), layout="split"), ValueError, "layout"),
+        (lambda: rope_cos_sin([0, 1], np.ones(2), attention_factor="2"), TypeError, "attention_factor"),
+        # rope_frequencies: the new keys
+        (lambda: rope_frequencies(16, scaling=dict(PHI3_LIKE, short_factor=[1.0] * 7)), ValueError, "short_factor"),
+        (lambda: rope_frequencies(16, scaling=dict(PHI3_LIKE, long_factor="big")), TypeError, "long_factor"),
+        (lambda: rope_frequencies(16, scaling=dict(PHI3_LIKE, long_factor=[0.0] * 8)), ValueError, "long_factor"),
+        (
+            lambda: rope_frequencies(16, scaling={k: v for k, v in PHI3_LIKE.items() if k != "long_factor"}),
+            ValueError,
+            "long_factor",
+        ),
+        (lambda: rope_frequencies(16, scaling=PHI3_LIKE), ValueError, "'factor' or 'attention_factor'"),
+        (
+            lambda: rope_frequencies(16, scaling=dict(PHI3_LIKE, original_max_position_embeddings=1, factor=2.0)),
+            ValueError,
+            "original_max_position_embeddings",
+        ),
+        (
+            lambda: rope_frequencies(16, scaling={"rope_type": "default", "partial_rotary_factor": 1.5}),
+            ValueError,
+            "partial_rotary_factor",
+        ),
+        (
+            lambda: rope_frequencies(16, scaling={"rope_type": "default", "partial_rotary_factor": 0.0}),
+            ValueError,
+            "partial_rotary_factor",
+        ),
+        (
+            lambda: rope_frequencies(20, scaling={"rope_type": "default", "partial_rotary_factor": 0.25}),
+            ValueError,
+            r"int\(20 \* 0.25\) = 5 .*even",
+        ),
+        (
+            lambda: rope_frequencies(16, scaling={"rope_type": "default", "partial_rotary_factor": "half"}),
+            TypeError,
+            "partial_rotary_factor",
+        ),
+        (
+            lambda: rope_frequencies(16, scaling={"rope_type": "proportional", "factor": 0.5}),
+            ValueError,
+            "factor",
+        ),
+        (lambda: rope_frequencies(16, scaling={"rope_type": "proportional", "beta_fast": 2}), ValueError, "beta_fast"),
+        # yarn: a shrinking factor and negative betas are refused like the other rules
+        (
+            lambda: rope_frequencies(
+                8, scaling={"rope_type": "yarn", "factor": 0.5, "original_max_position_embeddings": 64}
+            ),
+            ValueError,
+            ">= 1",
+        ),
+        (
+            lambda: rope_frequencies(
+                8, scaling={"rope_type": "yarn", "original_max_position_embeddings": 64}, max_position_embeddings=32
+            ),
+            ValueError,
+            ">= 1",
+        ),
+        (
+            lambda: rope_frequencies(
+                8, scaling={"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 64, "beta_fast": -1}
+            ),
+            ValueError,
+            "beta_fast",
+        ),
+        (
+            lambda: rope_frequencies(
+                8, scaling={"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 64, "beta_slow": -1}
+            ),
+            ValueError,
+            "beta_slow",
+        ),
+        (
+            lambda: rope_frequencies(
+                8,
+                scaling={
+                    "rope_type": "yarn",
+                    "factor": 4,
+                    "original_max_position_embeddings": 64,
+                    "beta_fast": 2,
+                    "beta_slow": 4,
+                },
+            ),
+            ValueError,
+            "beta_fast >= beta_slow",
+        ),
+    ],
+)
+def test_variant_bad_input_is_named(call, error, words):
+    with pytest.raises(error, match=words):
+        call()

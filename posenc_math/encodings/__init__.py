@@ -15,9 +15,19 @@ from .rope import (
     interleaved_to_half,
     ntk_aware_base,
     rope,
+    rope_cos_sin,
     rope_decay_bound,
     rope_frequencies,
     rope_relative_scores,
+)
+from .rope_variants import (
+    axial_positions,
+    axial_rope,
+    mrope,
+    mrope_positions,
+    pixel_frequencies,
+    xpos,
+    xpos_scales,
 )
 from .sinusoidal import frequencies, sinusoidal, timing_signal, wavelengths
 from .translation import translation_matrix
@@ -26,6 +36,8 @@ __all__ = [
     "alibi_bias",
     "alibi_key_bias",
     "alibi_slopes",
+    "axial_positions",
+    "axial_rope",
     "binary",
     "causal_mask",
     "cosine_similarity_matrix",
@@ -35,10 +47,14 @@ __all__ = [
     "frequencies",
     "interleaved_to_half",
     "learned_table",
+    "mrope",
+    "mrope_positions",
     "ntk_aware_base",
+    "pixel_frequencies",
     "principal_components",
     "relative_positions",
     "rope",
+    "rope_cos_sin",
     "rope_decay_bound",
     "rope_frequencies",
     "rope_relative_scores",
@@ -49,4 +65,6 @@ __all__ = [
     "timing_signal",
     "translation_matrix",
     "wavelengths",
+    "xpos",
+    "xpos_scales",
 ]

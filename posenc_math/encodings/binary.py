@@ -9,7 +9,7 @@ from .._validate import check_int, check_table_fits
 __all__ = ["binary"]
 
 
-def binary(n_positions, n_bits) -> np.ndarray:
+def binary(n_positions: int, n_bits: int) -> np.ndarray:
     """Bits of the positions ``0 .. n_positions - 1``, least significant first.
 
     Column ``j`` is bit ``j`` of the position, so column 0 flips at every

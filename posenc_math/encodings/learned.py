@@ -13,8 +13,9 @@ projection.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._validate import check_int, check_real, check_table_fits
+from .._validate import check_int, check_real, check_table, check_table_fits, is_integer_array
 
 __all__ = [
     "cosine_similarity_matrix",
@@ -25,7 +26,7 @@ __all__ = [
 ]
 
 
-def learned_table(n_positions, dim, *, seed=0, std=0.02) -> np.ndarray:
+def learned_table(n_positions: int, dim: int, *, seed: int = 0, std: float = 0.02) -> np.ndarray:
     """A freshly initialised learned position table, before any training.
 
     Entries are drawn independently from a normal distribution with mean 0
@@ -85,7 +86,7 @@ def learned_table(n_positions, dim, *, seed=0, std=0.02) -> np.ndarray:
     return table * std
 
 
-def embedding_lookup(table, ids) -> np.ndarray:
+def embedding_lookup(table: ArrayLike, ids: ArrayLike) -> np.ndarray:
     """Rows of ``table`` at the integer indices ``ids``: ``table[ids]``, checked.
 
     This is all an embedding layer does in the forward pass: for positions
@@ -123,7 +124,7 @@ def embedding_lookup(table, ids) -> np.ndarray:
         raise ValueError(f"table must be a 2-D array (n_rows, dim) with n_rows >= 1, got shape {table.shape}")
     ids_array = np.asarray(ids)
     empty_list = ids_array.size == 0 and ids_array.dtype == np.float64
-    if ids_array.dtype == np.bool_ or not (np.issubdtype(ids_array.dtype, np.integer) or empty_list):
+    if not (is_integer_array(ids_array) or empty_list):
         raise TypeError(f"ids must be integers, got {type(ids).__name__} of dtype {ids_array.dtype}")
     ids_array = ids_array.astype(np.int64)
     n_rows = table.shape[0]
@@ -134,16 +135,7 @@ def embedding_lookup(table, ids) -> np.ndarray:
     return table[ids_array]
 
 
-def _two_d_finite(name, table) -> np.ndarray:
-    table = np.asarray(table, dtype=np.float64)
-    if table.ndim != 2 or 0 in table.shape:
-        raise ValueError(f"{name} must be a non-empty 2-D array (rows, dim), got shape {table.shape}")
-    if not np.isfinite(table).all():
-        raise ValueError(f"{name} must contain only finite numbers")
-    return table
-
-
-def cosine_similarity_matrix(table) -> np.ndarray:
+def cosine_similarity_matrix(table: ArrayLike) -> np.ndarray:
     """Cosine similarity of every pair of rows.
 
     Entry ``(i, j)`` is ``<x_i, x_j> / (|x_i| |x_j|)``.  For a position
@@ -169,7 +161,7 @@ def cosine_similarity_matrix(table) -> np.ndarray:
            [ 0.707,  1.   , -0.707],
            [ 0.   , -0.707,  1.   ]])
     """
-    table = _two_d_finite("table", table)
+    table = check_table("table", table, finite=True, axes="(rows, dim)")
     norms = np.linalg.norm(table, axis=1)
     if (norms == 0.0).any():
         row = int(np.flatnonzero(norms == 0.0)[0])
@@ -180,7 +172,7 @@ def cosine_similarity_matrix(table) -> np.ndarray:
     return np.clip(similarity, -1.0, 1.0)
 
 
-def principal_components(table, n_components=2):
+def principal_components(table: ArrayLike, n_components: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """Project the rows onto their first principal components (numpy SVD).
 
     The rows are centred (their mean subtracted), then
@@ -213,7 +205,7 @@ def principal_components(table, n_components=2):
     >>> bool(explained[0] > 0.99)
     True
     """
-    table = _two_d_finite("table", table)
+    table = check_table("table", table, finite=True, axes="(rows, dim)")
     n_rows, dim = table.shape
     if n_rows < 2:
         raise ValueError(f"table must have at least 2 rows for a projection, got {n_rows}")
@@ -232,7 +224,7 @@ def principal_components(table, n_components=2):
     return projection, explained
 
 
-def dot_product_attention(queries, keys, values) -> np.ndarray:
+def dot_product_attention(queries: ArrayLike, keys: ArrayLike, values: ArrayLike) -> np.ndarray:
     """Scaled dot-product attention, ``softmax(Q K^T / sqrt(d)) V``, in numpy.
 
     No mask and no positions: the function sees a set of vectors, which is

@@ -19,18 +19,21 @@ their absolute positions.  Conventions, stated once and used throughout:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._validate import check_int, check_table_fits
+from .._validate import check_int, check_table_fits, is_integer_array
 
 __all__ = ["relative_positions", "shaw_clip", "t5_bucket"]
 
 
-def _integer_offsets(relative_position) -> tuple[np.ndarray, bool]:
+def _integer_offsets(relative_position: ArrayLike) -> tuple[np.ndarray, bool]:
     """Return the offsets as an int64 array and whether the input was a scalar."""
     offsets = np.asarray(relative_position)
-    if offsets.dtype == np.bool_ or offsets.dtype.kind not in "iu":
+    if not is_integer_array(offsets):
         raise TypeError(
             "relative_position must be an integer or an array of integers "
             f"(key position - query position), got dtype {offsets.dtype}"
@@ -40,11 +43,11 @@ def _integer_offsets(relative_position) -> tuple[np.ndarray, bool]:
     return offsets.astype(np.int64), offsets.ndim == 0
 
 
-def _same_kind(values: np.ndarray, scalar: bool):
+def _same_kind(values: np.ndarray, scalar: bool) -> np.ndarray | int:
     return int(values) if scalar else values
 
 
-def relative_positions(n_queries, n_keys=None) -> np.ndarray:
+def relative_positions(n_queries: int, n_keys: int | None = None) -> np.ndarray:
     """The matrix of offsets ``key - query`` that relative schemes look up.
 
     Parameters
@@ -73,7 +76,11 @@ def relative_positions(n_queries, n_keys=None) -> np.ndarray:
     return np.arange(n_keys, dtype=np.int64)[None, :] - np.arange(n_queries, dtype=np.int64)[:, None]
 
 
-def shaw_clip(relative_position, max_distance):
+@overload
+def shaw_clip(relative_position: int | np.integer, max_distance: int) -> int: ...
+@overload
+def shaw_clip(relative_position: np.ndarray | Sequence[int], max_distance: int) -> np.ndarray: ...
+def shaw_clip(relative_position: ArrayLike, max_distance: int) -> np.ndarray | int:
     """Shaw et al.'s clipped relative position ``clip(j - i, -k, k)``.
 
     Offsets beyond ``k = max_distance`` in either direction share the
@@ -111,7 +118,21 @@ def shaw_clip(relative_position, max_distance):
     return _same_kind(np.clip(offsets, -max_distance, max_distance), scalar)
 
 
-def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_distance=128):
+@overload
+def t5_bucket(
+    relative_position: int | np.integer, *, bidirectional: bool = ..., num_buckets: int = ..., max_distance: int = ...
+) -> int: ...
+@overload
+def t5_bucket(
+    relative_position: np.ndarray | Sequence[int],
+    *,
+    bidirectional: bool = ...,
+    num_buckets: int = ...,
+    max_distance: int = ...,
+) -> np.ndarray: ...
+def t5_bucket(
+    relative_position: ArrayLike, *, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
+) -> np.ndarray | int:
     """T5's relative-position bucket, bit for bit as the reference code.
 
     With ``n = num_buckets // 2`` when ``bidirectional`` (keys before and

@@ -22,24 +22,37 @@ from .learned import (
     step_sizes,
 )
 from .precision import log_positions, phase_error_growth, position_spacing
+from .rope_variants import (
+    FEATURE_SCHEMES,
+    axial_score_map,
+    longrope_wavelengths,
+    mrope_position_ids,
+    rope_feature_map,
+    xpos_decay,
+)
 from .sinusoid import bits_and_waves, clock_hands, offset_curve, table_panels, wavelength_plot
 from .tables import heatmap
 
 __all__ = [
+    "FEATURE_SCHEMES",
     "alibi_bias_maps",
     "alibi_slope_plot",
+    "axial_score_map",
     "bits_and_waves",
     "clock_hands",
     "embedding_sum",
     "extension_wavelengths",
     "heatmap",
     "log_positions",
+    "longrope_wavelengths",
+    "mrope_position_ids",
     "naive_alternatives",
     "offset_curve",
     "pca_positions",
     "phase_error_growth",
     "position_spacing",
     "position_vectors",
+    "rope_feature_map",
     "rope_score_decay",
     "shaw_clipping_map",
     "similarity_matrices",
@@ -47,4 +60,5 @@ __all__ = [
     "t5_bucket_map",
     "table_panels",
     "wavelength_plot",
+    "xpos_decay",
 ]

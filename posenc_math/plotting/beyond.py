@@ -7,12 +7,19 @@ labels its axes and returns the :class:`matplotlib.figure.Figure`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import check_int
 from ..encodings.alibi import alibi_bias, alibi_slopes
 from ..encodings.relative import relative_positions, shaw_clip, t5_bucket
 from ..encodings.rope import extension_frequencies, rope_decay_bound, rope_relative_scores
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "alibi_bias_maps",
@@ -28,7 +35,7 @@ __all__ = [
 _COLOURS = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#D55E00", "#CC79A7", "#0072B2"]
 
 
-def shaw_clipping_map(*, max_distance=4, n_positions=16):
+def shaw_clipping_map(*, max_distance: int = 4, n_positions: int = 16) -> Figure:
     """The embedding row Shaw et al. use for each (query, key) pair.
 
     Parameters
@@ -60,7 +67,9 @@ def shaw_clipping_map(*, max_distance=4, n_positions=16):
     return figure
 
 
-def t5_bucket_map(*, num_buckets=32, max_distance=128, max_offset=160, n_positions=160):
+def t5_bucket_map(
+    *, num_buckets: int = 32, max_distance: int = 128, max_offset: int = 160, n_positions: int = 160
+) -> Figure:
     """T5's buckets: against the offset, and over a (query, key) grid.
 
     Three panels: the bucket of each offset ``key - query`` for the
@@ -128,7 +137,7 @@ def t5_bucket_map(*, num_buckets=32, max_distance=128, max_offset=160, n_positio
     return figure
 
 
-def rope_score_decay(query, key, *, max_offset=2000, base=10000.0):
+def rope_score_decay(query: ArrayLike, key: ArrayLike, *, max_offset: int = 2000, base: float = 10000.0) -> Figure:
     """RoPE scores of one query/key pair against the offset, with RoFormer's bound.
 
     Top: the score ``<R(m) q, R(m + r) k>`` for ``r = 0 .. max_offset``
@@ -177,7 +186,7 @@ def rope_score_decay(query, key, *, max_offset=2000, base=10000.0):
     return figure
 
 
-def alibi_slope_plot(head_counts=(8, 12, 16, 32)):
+def alibi_slope_plot(head_counts: Sequence[int] = (8, 12, 16, 32)) -> Figure:
     """ALiBi slopes against the head index, one line per head count.
 
     Parameters
@@ -215,7 +224,7 @@ def alibi_slope_plot(head_counts=(8, 12, 16, 32)):
     return figure
 
 
-def alibi_bias_maps(n_heads=8, n_positions=24, *, head=0):
+def alibi_bias_maps(n_heads: int = 8, n_positions: int = 24, *, head: int = 0) -> Figure:
     """The causal ALiBi bias: one head's matrix, and the last row of every head.
 
     Left: the bias ``-m (i - j)`` of one head over the (query, key) grid,
@@ -277,14 +286,14 @@ def alibi_bias_maps(n_heads=8, n_positions=24, *, head=0):
 
 
 def extension_wavelengths(
-    dim=128,
+    dim: int = 128,
     *,
-    base=500000.0,
-    factor=8.0,
-    original_max_position_embeddings=8192,
-    low_freq_factor=1.0,
-    high_freq_factor=4.0,
-):
+    base: float = 500000.0,
+    factor: float = 8.0,
+    original_max_position_embeddings: int = 8192,
+    low_freq_factor: float = 1.0,
+    high_freq_factor: float = 4.0,
+) -> Figure:
     """Wavelength of each rotary pair before and after each extension rule.
 
     Top: wavelength ``2 pi / w_j`` per pair (log scale) for the trained

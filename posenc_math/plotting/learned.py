@@ -7,10 +7,18 @@ sentence's embeddings, a projection), draws nothing random and returns the
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._validate import check_table
 from ..encodings.binary import binary
 from ..encodings.learned import cosine_similarity_matrix
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "embedding_sum",
@@ -22,14 +30,14 @@ __all__ = [
 ]
 
 
-def _table(name, table):
-    table = np.asarray(table, dtype=np.float64)
-    if table.ndim != 2 or 0 in table.shape:
-        raise ValueError(f"{name} must be a non-empty 2-D array (positions, dim), got shape {table.shape}")
-    return table
-
-
-def position_vectors(table, positions, *, token_vector=None, token_label="token", columns=5):
+def position_vectors(
+    table: ArrayLike,
+    positions: Sequence[int],
+    *,
+    token_vector: ArrayLike | None = None,
+    token_label: str = "token",
+    columns: int = 5,
+) -> Figure:
     """Line plots of rows of a position table, one panel per position.
 
     Each panel plots the row's value against the dimension index, all on one
@@ -63,7 +71,7 @@ def position_vectors(table, positions, *, token_vector=None, token_label="token"
 
     from ..encodings.learned import embedding_lookup
 
-    table = _table("table", table)
+    table = check_table("table", table)
     rows = embedding_lookup(table, np.asarray(positions, dtype=np.int64).ravel())
     titles = [f"position {int(p)}" for p in np.asarray(positions).ravel()]
     if token_vector is not None:
@@ -99,7 +107,7 @@ def position_vectors(table, positions, *, token_vector=None, token_label="token"
     return figure
 
 
-def similarity_matrices(tables, *, limit=None):
+def similarity_matrices(tables: dict[str, ArrayLike], *, limit: int | None = None) -> Figure:
     """Cosine-similarity matrices of position tables, side by side.
 
     Parameters
@@ -129,8 +137,8 @@ def similarity_matrices(tables, *, limit=None):
         1, len(tables), figsize=(4.2 * len(tables) + 0.8, 4.0), layout="constrained", squeeze=False
     )
     image = None
-    for axes, (title, table) in zip(axes_list[0], tables.items()):
-        table = _table(f"tables[{title!r}]", table)
+    for axes, (title, table) in zip(axes_list[0], tables.items(), strict=False):
+        table = check_table(f"tables[{title!r}]", table)
         if limit is not None:
             table = table[:limit]
         image = axes.imshow(
@@ -144,11 +152,14 @@ def similarity_matrices(tables, *, limit=None):
         axes.set_title(title)
         axes.set_xlabel("position")
         axes.set_ylabel("position")
+    assert image is not None  # at least one panel was drawn (checked above)
     figure.colorbar(image, ax=axes_list[0].tolist(), label="cosine similarity", shrink=0.9)
     return figure
 
 
-def embedding_sum(tokens, token, position, total, *, max_dims=None):
+def embedding_sum(
+    tokens: Sequence[str], token: ArrayLike, position: ArrayLike, total: ArrayLike, *, max_dims: int | None = None
+) -> Figure:
     """A sentence's token embeddings, position embeddings and their sum.
 
     Three heatmaps with one row per token (labelled with the token) and a
@@ -178,7 +189,7 @@ def embedding_sum(tokens, token, position, total, *, max_dims=None):
     import matplotlib.pyplot as plt
 
     tokens = [str(t) for t in tokens]
-    parts = [_table(name, value) for name, value in (("token", token), ("position", position), ("total", total))]
+    parts = [check_table(name, value) for name, value in (("token", token), ("position", position), ("total", total))]
     shapes = {part.shape for part in parts}
     if len(shapes) != 1 or parts[0].shape[0] != len(tokens):
         raise ValueError(
@@ -190,7 +201,7 @@ def embedding_sum(tokens, token, position, total, *, max_dims=None):
     limit = max(float(np.abs(part).max()) for part in parts) or 1.0
     figure, axes_list = plt.subplots(1, 3, figsize=(11, 0.28 * len(tokens) + 1.6), sharey=True, layout="constrained")
     titles = ["token embedding", "+ position embedding", "= input to the first layer"]
-    for axes, part, title in zip(axes_list, parts, titles):
+    for axes, part, title in zip(axes_list, parts, titles, strict=False):
         image = axes.imshow(part, aspect="auto", cmap="RdBu_r", vmin=-limit, vmax=limit, interpolation="nearest")
         axes.set_title(title, fontsize=10)
         axes.set_xlabel("dimension")
@@ -199,7 +210,7 @@ def embedding_sum(tokens, token, position, total, *, max_dims=None):
     return figure
 
 
-def pca_positions(projection, explained, *, label_every=100, n_first=40):
+def pca_positions(projection: ArrayLike, explained: ArrayLike, *, label_every: int = 100, n_first: int = 40) -> Figure:
     """The positions of a table in the plane of its first two principal components.
 
     Left: every position as a point, coloured by position.  Right: the two
@@ -233,7 +244,7 @@ def pca_positions(projection, explained, *, label_every=100, n_first=40):
 
     from .._validate import check_int
 
-    projection = _table("projection", projection)
+    projection = check_table("projection", projection)
     explained = np.asarray(explained, dtype=np.float64).ravel()
     if projection.shape[1] != 2 or explained.shape != (2,):
         raise ValueError(
@@ -263,7 +274,7 @@ def pca_positions(projection, explained, *, label_every=100, n_first=40):
     return figure
 
 
-def naive_alternatives(*, n_positions=16, short=5, long=17):
+def naive_alternatives(*, n_positions: int = 16, short: int = 5, long: int = 17) -> Figure:
     """Three naive position codes and what goes wrong with each.
 
     Left: raw counting, ``p`` itself, grows without bound.  Middle:
@@ -312,7 +323,7 @@ def naive_alternatives(*, n_positions=16, short=5, long=17):
     return figure
 
 
-def step_sizes(tables):
+def step_sizes(tables: dict[str, ArrayLike]) -> Figure:
     """Distance between neighbouring positions, ``|e(p + 1) - e(p)|``, per code.
 
     A good code moves by the same amount at every step, whatever the length
@@ -344,7 +355,7 @@ def step_sizes(tables):
         table = np.asarray(table, dtype=np.float64)
         if table.ndim == 1:
             table = table[:, None]
-        table = _table(f"tables[{label!r}]", table)
+        table = check_table(f"tables[{label!r}]", table)
         if table.shape[0] < 2:
             raise ValueError(f"tables[{label!r}] needs at least 2 positions")
         steps = np.linalg.norm(np.diff(table, axis=0), axis=1)

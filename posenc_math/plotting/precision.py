@@ -8,10 +8,18 @@ angles from mpmath), draws nothing random and returns the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import check_int
-from ..precision import largest_exact_position, phase_error, phase_error_bound, unit_roundoff
+from ..analysis import exact_integer_limit
+from ..precision import phase_error, phase_error_bound, unit_roundoff
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["log_positions", "phase_error_growth", "position_spacing"]
 
@@ -20,16 +28,18 @@ _STYLES = {"bfloat16": "-", "float16": "--", "float32": "-.", "float64": ":"}
 
 #: The scenarios of :func:`phase_error_growth`: label -> formats.
 SCENARIOS = {
-    "all bfloat16": dict(position_dtype="bfloat16", frequency_dtype="bfloat16", angle_dtype="bfloat16"),
-    "all float16": dict(position_dtype="float16", frequency_dtype="float16", angle_dtype="float16"),
-    "all float32": dict(position_dtype="float32", frequency_dtype="float32", angle_dtype="float32"),
-    "positions bfloat16, rest float32": dict(
-        position_dtype="bfloat16", frequency_dtype="float32", angle_dtype="float32"
-    ),
+    "all bfloat16": {"position_dtype": "bfloat16", "frequency_dtype": "bfloat16", "angle_dtype": "bfloat16"},
+    "all float16": {"position_dtype": "float16", "frequency_dtype": "float16", "angle_dtype": "float16"},
+    "all float32": {"position_dtype": "float32", "frequency_dtype": "float32", "angle_dtype": "float32"},
+    "positions bfloat16, rest float32": {
+        "position_dtype": "bfloat16",
+        "frequency_dtype": "float32",
+        "angle_dtype": "float32",
+    },
 }
 
 
-def log_positions(stop, count=120) -> np.ndarray:
+def log_positions(stop: int, count: int = 120) -> np.ndarray:
     """About ``count`` distinct integers from 1 to ``stop``, evenly spaced on a log scale.
 
     Examples
@@ -42,7 +52,9 @@ def log_positions(stop, count=120) -> np.ndarray:
     return np.unique(np.round(np.geomspace(1, stop, count)).astype(np.int64))
 
 
-def phase_error_growth(positions, dim=128, *, base=10000.0, scenarios=None):
+def phase_error_growth(
+    positions: ArrayLike, dim: int = 128, *, base: float = 10000.0, scenarios: dict[str, dict[str, str]] | None = None
+) -> Figure:
     """Largest phase error over the pairs, against the position, per scenario.
 
     One line per scenario (default ``SCENARIOS``: everything in bfloat16, in float16, in float32, and
@@ -115,14 +127,14 @@ def phase_error_growth(positions, dim=128, *, base=10000.0, scenarios=None):
     return figure
 
 
-def position_spacing(stop=10**8, *, formats=("bfloat16", "float16", "float32")):
+def position_spacing(stop: int = 10**8, *, formats: Sequence[str] = ("bfloat16", "float16", "float32")) -> Figure:
     """The gap between neighbouring numbers each format holds, near each position.
 
     Positions ``p`` and ``p + 1`` stay distinct while the gap is at most 1;
     it doubles at every power of two.  Computed with ``numpy.spacing`` in
     each format at every power of two up to ``stop`` (float16 ends at its
     largest number, 65,504).  The last exact position of each format
-    (:func:`~posenc_math.precision.largest_exact_position`) is marked.
+    (:func:`~posenc_math.analysis.exact_integer_limit`) is marked.
 
     Parameters
     ----------
@@ -151,7 +163,7 @@ def position_spacing(stop=10**8, *, formats=("bfloat16", "float16", "float32")):
         finite = powers[powers <= float(np.finfo(np.float32).max if name != "float16" else 65504.0)]
         gaps = np.spacing(finite.astype(dtype)).astype(np.float64)
         axes.step(finite, gaps, where="post", color=_COLOURS[name], linestyle=_STYLES[name], linewidth=1.5, label=name)
-        limit = largest_exact_position(name)
+        limit = exact_integer_limit(name)
         axes.plot([limit], [float(np.spacing(dtype.type(limit)))], "o", color=_COLOURS[name], markersize=5)
         axes.annotate(
             f"{limit:,}",

@@ -7,9 +7,15 @@ returns the :class:`matplotlib.figure.Figure`.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
-from .._validate import check_int
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._validate import check_int, check_table
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "bits_and_waves",
@@ -20,14 +26,7 @@ __all__ = [
 ]
 
 
-def _table(name, table):
-    table = np.asarray(table, dtype=np.float64)
-    if table.ndim != 2 or 0 in table.shape:
-        raise ValueError(f"{name} must be a non-empty 2-D array (positions, dim), got shape {table.shape}")
-    return table
-
-
-def _curves(name, curves):
+def _curves(name: str, curves: object) -> dict[str, np.ndarray]:
     if not isinstance(curves, dict) or not curves:
         raise TypeError(f"{name} must be a non-empty dict of label -> 1-D array")
     out = {}
@@ -39,7 +38,7 @@ def _curves(name, curves):
     return out
 
 
-def wavelength_plot(wavelengths, *, base=None):
+def wavelength_plot(wavelengths: dict[str, ArrayLike], *, base: float | None = None) -> Figure:
     """Wavelength of each sine/cosine pair against the pair index, log scale.
 
     Parameters
@@ -64,10 +63,10 @@ def wavelength_plot(wavelengths, *, base=None):
     """
     import matplotlib.pyplot as plt
 
-    wavelengths = _curves("wavelengths", wavelengths)
+    checked = _curves("wavelengths", wavelengths)
     figure, axes = plt.subplots(figsize=(7.5, 3.6), layout="constrained")
     styles = [("o", "-"), ("s", "--"), ("^", ":"), ("d", "-.")]
-    for index, (label, values) in enumerate(wavelengths.items()):
+    for index, (label, values) in enumerate(checked.items()):
         marker, line = styles[index % len(styles)]
         pairs = np.arange(values.size)
         axes.plot(
@@ -90,7 +89,7 @@ def wavelength_plot(wavelengths, *, base=None):
     return figure
 
 
-def clock_hands(tables, *, n_pairs=4, n_positions=None):
+def clock_hands(tables: dict[str, ArrayLike], *, n_pairs: int = 4, n_positions: int | None = None) -> Figure:
     """Each sine/cosine pair as the hand of a dial, and whether rows repeat.
 
     One row of panels per table.  Panel ``j`` shows where pair ``j``'s hand
@@ -129,7 +128,7 @@ def clock_hands(tables, *, n_pairs=4, n_positions=None):
     n_pairs = check_int("n_pairs", n_pairs, minimum=1)
     checked = {}
     for title, table in tables.items():
-        table = _table(f"tables[{title!r}]", table)
+        table = check_table(f"tables[{title!r}]", table)
         if n_positions is not None:
             table = table[: check_int("n_positions", n_positions, minimum=2)]
         if table.shape[1] < 2 * n_pairs:
@@ -181,11 +180,12 @@ def clock_hands(tables, *, n_pairs=4, n_positions=None):
         axes.set_ylabel("distance to closest\nearlier row", fontsize=8)
         axes.set_title("does a row come back?", fontsize=9)
     grid[-1, n_pairs].set_xlabel("position")
+    assert points is not None  # at least one panel was drawn (checked above)
     figure.colorbar(points, ax=grid[:, :n_pairs].ravel().tolist(), label="position", shrink=0.8)
     return figure
 
 
-def bits_and_waves(bits, waves):
+def bits_and_waves(bits: ArrayLike, waves: ArrayLike) -> Figure:
     """Bit columns of the positions beside sinusoids of halving frequency.
 
     One panel per bit ``j``: the bit as a step line and the sinusoid
@@ -214,8 +214,8 @@ def bits_and_waves(bits, waves):
     """
     import matplotlib.pyplot as plt
 
-    bits = _table("bits", bits)
-    waves = _table("waves", waves)
+    bits = check_table("bits", bits)
+    waves = check_table("waves", waves)
     if bits.shape != waves.shape:
         raise ValueError(f"bits and waves must have the same shape, got {bits.shape} and {waves.shape}")
     n_positions, n_bits = bits.shape
@@ -240,7 +240,9 @@ def bits_and_waves(bits, waves):
     return figure
 
 
-def table_panels(tables, *, columns=None, xlabel="column", ylabel="position"):
+def table_panels(
+    tables: dict[str, ArrayLike], *, columns: int | None = None, xlabel: str = "column", ylabel: str = "position"
+) -> Figure:
     """Several tables as heatmaps side by side, on one colour scale.
 
     Parameters
@@ -267,7 +269,7 @@ def table_panels(tables, *, columns=None, xlabel="column", ylabel="position"):
 
     if not isinstance(tables, dict) or not tables:
         raise TypeError("tables must be a non-empty dict of title -> table")
-    checked = {str(title): _table(f"tables[{title!r}]", table) for title, table in tables.items()}
+    checked = {str(title): check_table(f"tables[{title!r}]", table) for title, table in tables.items()}
     columns = len(checked) if columns is None else check_int("columns", columns, minimum=1)
     n_rows = -(-len(checked) // columns)
     limit = max(float(np.abs(table).max()) for table in checked.values()) or 1.0
@@ -284,11 +286,14 @@ def table_panels(tables, *, columns=None, xlabel="column", ylabel="position"):
         axes.set_title(title, fontsize=9)
         axes.set_xlabel(xlabel)
         axes.set_ylabel(ylabel)
+    assert image is not None  # at least one panel was drawn (checked above)
     figure.colorbar(image, ax=[a for a in grid.flat if a.get_visible()], label="value", shrink=0.85)
     return figure
 
 
-def offset_curve(curves, *, first_increase=None, ylabel="<PE(t), PE(t + k)>"):
+def offset_curve(
+    curves: dict[str, ArrayLike], *, first_increase: dict[str, int] | None = None, ylabel: str = "<PE(t), PE(t + k)>"
+) -> Figure:
     """A quantity against the offset ``k``, with the first place it rises marked.
 
     Parameters
@@ -314,11 +319,11 @@ def offset_curve(curves, *, first_increase=None, ylabel="<PE(t), PE(t + k)>"):
     """
     import matplotlib.pyplot as plt
 
-    curves = _curves("curves", curves)
+    checked = _curves("curves", curves)
     marks = {} if first_increase is None else dict(first_increase)
     figure, axes = plt.subplots(figsize=(7.5, 3.5), layout="constrained")
     markers = "osd^v"
-    for index, (label, values) in enumerate(curves.items()):
+    for index, (label, values) in enumerate(checked.items()):
         offsets = np.arange(values.size)
         (line,) = axes.plot(offsets, values, linewidth=1.1, label=label)
         offset = marks.get(label)

@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
+
+from .._validate import check_table
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
-def heatmap(table, *, title=None, xlabel="dimension", ylabel="position", cmap="RdBu_r"):
+def heatmap(
+    table: ArrayLike,
+    *,
+    title: str | None = None,
+    xlabel: str = "dimension",
+    ylabel: str = "position",
+    cmap: str = "RdBu_r",
+) -> Figure:
     """Draw a position table as an image, one row per position.
 
     Parameters
@@ -33,9 +48,7 @@ def heatmap(table, *, title=None, xlabel="dimension", ylabel="position", cmap="R
     """
     import matplotlib.pyplot as plt
 
-    table = np.asarray(table, dtype=np.float64)
-    if table.ndim != 2:
-        raise ValueError(f"table must be 2-D (positions x dimensions), got shape {table.shape}")
+    table = check_table("table", table)
     limit = float(np.abs(table).max()) or 1.0
     figure, axes = plt.subplots(figsize=(8, 3.2), layout="constrained")
     image = axes.imshow(table, aspect="auto", cmap=cmap, vmin=-limit, vmax=limit, interpolation="nearest")

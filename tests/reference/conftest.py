@@ -3,7 +3,9 @@
 These tests call transformers' own functions on CPU, with no weights and no
 network: T5's bucket function, Llama's rotary embedding and
 ``rotate_half``, GPT-J's and RoFormer's interleaved rotations,
-``ROPE_INIT_FUNCTIONS``, BLOOM's and MPT's ALiBi, and the rows of the
+``ROPE_INIT_FUNCTIONS``, BLOOM's and MPT's ALiBi, the RoPE variants
+(longrope with Phi-3's rotary embedding, proportional, partial rotary,
+Qwen2-VL's M-RoPE, rotary-embedding-torch's axial RoPE and xPos), and the rows of the
 conventions table (Marian, M2M100, RoFormer, rotary-embedding-torch,
 x-transformers).  They are not part of
 ``make test``: run them with

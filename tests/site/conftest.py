@@ -12,8 +12,7 @@ from __future__ import annotations
 import os
 
 import pytest
-
-from posenc_math import _site
+import sitekit
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -28,7 +27,7 @@ def missing(what: str):
 @pytest.fixture(scope="session")
 def site_dir():
     """The built site; fails with the command to run when there is none."""
-    directory = _site.site_dir()
+    directory = sitekit.site_dir()
     if not (directory / "index.html").is_file():
         pytest.fail(
             f"no built site at {directory}: run `make html` first (or point "
@@ -41,12 +40,18 @@ def site_dir():
 @pytest.fixture(scope="session")
 def pages(site_dir):
     """Every HTML page of the built site, relative paths (found, not listed)."""
-    return _site.page_paths(site_dir)
+    return sitekit.page_paths(site_dir)
+
+
+@pytest.fixture(scope="session")
+def navigation_pages():
+    """The pages the toctrees of docs/ reach from the root page: each must be built."""
+    return sitekit.toctree_pages(sitekit.ROOT / "docs")
 
 
 @pytest.fixture(scope="session")
 def chromium():
-    path = _site.find_chromium()
+    path = sitekit.find_chromium()
     if path is None:
         missing("no Chromium at /usr/bin/chromium: `apt-get install -y chromium` (never `playwright install`)")
     try:
@@ -56,7 +61,7 @@ def chromium():
     return path
 
 
-AXE_PATH = _site.ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE_PATH = sitekit.ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 
 @pytest.fixture(scope="session")
@@ -68,13 +73,13 @@ def axe_path():
 
 @pytest.fixture(scope="session")
 def site_url(site_dir):
-    with _site.serve(site_dir) as url:
+    with sitekit.serve(site_dir) as url:
         yield url
 
 
 @pytest.fixture(scope="session")
 def browser_context(chromium):
-    with _site.browser(chromium) as context:
+    with sitekit.browser(chromium) as context:
         yield context
 
 
@@ -83,4 +88,4 @@ def visits(pages, site_url, browser_context):
     """One visit per page (with axe-core when installed), shared by all the
     per-page tests; the axe test itself asks for ``axe_path``."""
     axe = AXE_PATH if AXE_PATH.is_file() else None
-    return {page: _site.visit(browser_context, site_url + page, axe_path=axe) for page in pages}
+    return {page: sitekit.visit(browser_context, site_url + page, axe_path=axe) for page in pages}

@@ -17,8 +17,7 @@ import re
 
 import numpy as np
 import pytest
-
-from posenc_math import _site
+import sitekit
 
 #: rule id -> why a critical/serious finding is acceptable (none so far).
 ACCOUNTED: dict[str, str] = {}
@@ -53,7 +52,7 @@ def test_axe_dark_mode(pages, site_url, browser_context, axe_path):
             page.add_script_tag(path=str(axe_path))
             problems[name] = [
                 f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
-                for v in page.evaluate(_site._AXE_SCRIPT)
+                for v in page.evaluate(sitekit._AXE_SCRIPT)
                 if v["impact"] in ("critical", "serious") and v["id"] not in ACCOUNTED
             ]
     finally:
@@ -173,7 +172,7 @@ def colormaps_used() -> set[str]:
     import posenc_math.plotting as plotting
 
     names = set()
-    rc = matplotlib.rc_params_from_file(str(_site.ROOT / "docs" / "matplotlibrc"), use_default_template=False)
+    rc = matplotlib.rc_params_from_file(str(sitekit.ROOT / "docs" / "matplotlibrc"), use_default_template=False)
     if "image.cmap" in rc:
         names.add(rc["image.cmap"])
     for name in plotting.__all__:
@@ -182,7 +181,9 @@ def colormaps_used() -> set[str]:
             parameter = inspect.signature(function).parameters.get("cmap")
             if parameter is not None and isinstance(parameter.default, str):
                 names.add(parameter.default)
-    sources = list((_site.ROOT / "posenc_math" / "plotting").glob("*.py")) + list((_site.ROOT / "docs").glob("*.md"))
+    sources = list((sitekit.ROOT / "posenc_math" / "plotting").glob("*.py")) + list(
+        (sitekit.ROOT / "docs").glob("*.md")
+    )
     for source in sources:
         names.update(re.findall(r"cmap\s*=\s*[\"']([A-Za-z0-9_.]+)[\"']", source.read_text(encoding="utf-8")))
     return names

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from posenc_math import _site
+import sitekit
 
 BROKEN_PAGE = """<!DOCTYPE html><html lang="en"><head><title>broken</title>
 <script src="https://cdn.example.com/tracker.js"></script></head>
@@ -17,8 +16,8 @@ BROKEN_PAGE = """<!DOCTYPE html><html lang="en"><head><title>broken</title>
 def broken_visit(tmp_path_factory, browser_context, axe_path):
     directory = tmp_path_factory.mktemp("broken-site")
     (directory / "index.html").write_text(BROKEN_PAGE, encoding="utf-8")
-    with _site.serve(directory) as url:
-        return _site.visit(browser_context, url + "index.html", axe_path=axe_path)
+    with sitekit.serve(directory) as url:
+        return sitekit.visit(browser_context, url + "index.html", axe_path=axe_path)
 
 
 def test_external_request_is_recorded_and_blocked(broken_visit):

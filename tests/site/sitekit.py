@@ -1,7 +1,7 @@
 """Look at the built site the way a reader's browser does (tests and bench).
 
-Shared by ``tests/site`` and the ``site``/``browser`` sections of
-:mod:`posenc_math.bench`.  The site is served by ``python -m http.server`` on
+Shared by ``tests/site`` and ``tools/bench_site.py`` (the site and browser
+sections of ``make bench``); test code, not part of the package.  The site is served by ``python -m http.server`` on
 127.0.0.1 and visited with Debian's Chromium through Playwright's Python
 package (never ``playwright install``).  Every request that would leave
 127.0.0.1 is recorded and aborted, so a visit both proves and enforces that
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -27,10 +28,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit
 
-#: The repository root (conf.py, docs/, _build/ live here).
-ROOT = Path(__file__).resolve().parent.parent
+#: The repository root (conf.py, docs/, the Makefile, _build/ live here).
+ROOT = Path(__file__).resolve().parents[2]
 
-#: Flags from TRAPS.md: no GPU, no sandbox (root in CI), nothing that phones home.
+#: No GPU, no sandbox (root in CI), nothing that phones home.
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -64,40 +65,20 @@ def find_chromium() -> str | None:
     return None
 
 
-def source_date_epoch() -> str:
-    """``$SOURCE_DATE_EPOCH``, else the time of the last commit (as the Makefile)."""
-    if os.environ.get("SOURCE_DATE_EPOCH"):
-        return os.environ["SOURCE_DATE_EPOCH"]
-    try:
-        return (
-            subprocess.run(
-                ["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True, check=True
-            ).stdout.strip()
-            or "0"
-        )
-    except (OSError, subprocess.CalledProcessError):
-        return "0"
-
-
 def build_command(out_dir: Path) -> list[str]:
-    """The ``make html`` command, writing everything under ``out_dir``.
+    """``make html`` with everything written under ``out_dir``.
 
-    Doctrees and the notebook cache go to ``out_dir`` too, so the build is
-    clean when ``out_dir`` is new and shares nothing with ``_build/``.
+    The Makefile is the one place that holds the sphinx-build command, its
+    flags and the reproducibility settings (SOURCE_DATE_EPOCH from git,
+    PYTHONHASHSEED); ``BUILD=out_dir`` moves the site, the doctrees and the
+    notebook cache there, so the build is clean when ``out_dir`` is new.
     """
-    sphinx_build = Path(sys.executable).with_name("sphinx-build")
-    return [
-        str(sphinx_build), "-q", "-nW", "--keep-going", "-b", "html", "-c", str(ROOT),
-        "-d", str(out_dir / "doctrees"),
-        "-D", f"nb_execution_cache_path={out_dir / 'jupyter_cache'}",
-        str(ROOT / "docs"), str(out_dir / "html"),
-    ]  # fmt: skip
+    return ["make", "--no-print-directory", "-C", str(ROOT), "html", f"BUILD={out_dir}"]
 
 
 def build_site(out_dir: Path) -> subprocess.CompletedProcess:
-    """Run :func:`build_command` with the Makefile's reproducibility settings."""
-    env = dict(os.environ, SOURCE_DATE_EPOCH=source_date_epoch(), PYTHONHASHSEED="0")
-    return subprocess.run(build_command(out_dir), cwd=ROOT, env=env, capture_output=True, text=True)
+    """Run :func:`build_command`; the site lands in ``out_dir / "html"``."""
+    return subprocess.run(build_command(out_dir), cwd=ROOT, capture_output=True, text=True)
 
 
 def page_paths(directory: Path) -> list[str]:
@@ -118,6 +99,45 @@ def page_paths(directory: Path) -> list[str]:
         relative = path.relative_to(directory)
         if relative.parts[0] not in ASSET_DIRS:
             pages.append(relative.as_posix())
+    return pages
+
+
+_TOCTREE = re.compile(r"^(`{3,}|:{3,})\{toctree\}[^\n]*\n(.*?)^\1", re.MULTILINE | re.DOTALL)
+
+
+def toctree_entries(text: str) -> list[str]:
+    """The documents a MyST page lists in its ``{toctree}`` blocks, in order.
+
+    Examples
+    --------
+    >>> toctree_entries("# Home\\n```{toctree}\\n:maxdepth: 2\\n:caption: A\\n\\nintro\\nuse\\n```\\n"
+    ...                 "text\\n:::{toctree}\\nReference <api>\\n:::\\n")
+    ['intro', 'use', 'api']
+    """
+    entries = []
+    for block in _TOCTREE.finditer(text):
+        for line in block.group(2).splitlines():
+            line = line.strip()
+            if not line or line.startswith(":"):
+                continue
+            target = re.search(r"<([^<>]+)>$", line)
+            entries.append(target.group(1) if target else line)
+    return entries
+
+
+def toctree_pages(docs: Path, root_doc: str = "index") -> list[str]:
+    """Every page the site's navigation reaches from ``root_doc``, as the
+    HTML paths the build must write (``index.html`` first): the list of
+    pages a test expects, read from the sources rather than written down."""
+    pages, queue = [], [root_doc]
+    while queue:
+        name = queue.pop(0)
+        if f"{name}.html" in pages:
+            continue
+        pages.append(f"{name}.html")
+        source = docs / f"{name}.md"
+        if source.is_file():
+            queue += toctree_entries(source.read_text(encoding="utf-8"))
     return pages
 
 
@@ -251,7 +271,8 @@ async () => {
       .map((el) => el.textContent.slice(0, 80)),
     containers: containers.length,
     assistive: containers.filter((el) => el.querySelector("mjx-assistive-mml math")).length,
-    mathErrors: [...document.querySelectorAll("mjx-merror")].map((el) => el.getAttribute("data-mjx-error") || el.textContent),
+    mathErrors: [...document.querySelectorAll("mjx-merror")]
+      .map((el) => el.getAttribute("data-mjx-error") || el.textContent),
     fonts: [...document.fonts].map((font) => [font.family, font.status]),
     images: [...document.images].map((img) => ({
       src: img.currentSrc || img.src, width: img.naturalWidth, alt: img.getAttribute("alt"),

@@ -1,0 +1,488 @@
+"""RoPE beyond one sequence axis: multimodal (Qwen2-VL), axial 2-D, and xPos.
+
+All three keep RoPE's pair rotation ``(a, b) -> (a cos t - b sin t,
+a sin t + b cos t)`` and change only which position turns which pair, or
+add a scale:
+
+* :func:`mrope` (Qwen2-VL's multimodal RoPE): each token has three ids
+  (temporal, height, width); the pairs are cut into three consecutive
+  sections and section ``s`` turns by id ``s``.  A text token has three
+  equal ids, and then this is ordinary RoPE.
+* :func:`axial_rope` (rotary-embedding-torch's ``get_axial_freqs``): the
+  features are cut into one block per axis of an image (or video); block
+  ``a`` is ordinary RoPE of the coordinate along axis ``a``.
+* :func:`xpos` (Sun et al., "A Length-Extrapolatable Transformer"): RoPE
+  whose pair ``j`` is also scaled by ``zeta_j ** (p / scale_base)`` in
+  queries and by its inverse in keys, so the score of a query at ``m`` and a
+  key at ``n`` carries ``zeta_j ** ((m - n) / scale_base)``, a decay with
+  distance.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .._validate import check_base, check_choice, check_int, check_real, check_table_fits
+from ._phase import frequencies_extended, reduced_angles
+from .rope import (
+    LAYOUTS,
+    _attention_factor,
+    _check_positions_fit,
+    _frequencies_array,
+    _positions_array,
+    _real_vectors,
+    _rotate,
+)
+
+__all__ = [
+    "axial_positions",
+    "axial_rope",
+    "mrope",
+    "mrope_positions",
+    "pixel_frequencies",
+    "xpos",
+    "xpos_scales",
+]
+
+
+def _vectors(x) -> tuple[np.ndarray, np.dtype]:
+    values, out_dtype = _real_vectors(x)
+    if values.ndim < 2:
+        raise ValueError(f"x must have shape (..., n, dim) with at least 2 axes, got shape {values.shape}")
+    return values, out_dtype
+
+
+def _axis_positions(positions, n_axes: int | None, rows: tuple[int, ...]) -> np.ndarray:
+    """Positions with a leading axis of ids (one row per axis); the rest broadcast to ``rows``."""
+    positions = _positions_array(positions)
+    if positions.ndim < 2 or (n_axes is not None and positions.shape[0] != n_axes):
+        wanted = f"({n_axes}, n)" if n_axes is not None else "(n_axes, n)"
+        raise ValueError(
+            f"positions must have shape {wanted}: one row of ids per axis, then one id per row of x; "
+            f"got shape {positions.shape}"
+        )
+    _check_positions_fit(positions[0], rows, "positions[0]")
+    return positions
+
+
+def _finish(out: np.ndarray, out_dtype: np.dtype) -> np.ndarray:
+    return out if out_dtype == np.float64 else out.astype(out_dtype)
+
+
+def mrope(x, positions, sections, *, base=10000.0, inv_freq=None, attention_factor=1.0) -> np.ndarray:
+    """Qwen2-VL's multimodal rotary embedding (M-RoPE), half layout.
+
+    Every token carries three position ids, temporal, height and width.  The
+    ``dim // 2`` pairs (half layout: pair ``j`` is ``(x[j], x[j + dim/2])``)
+    are cut into three consecutive sections of ``sections[0]``,
+    ``sections[1]`` and ``sections[2]`` pairs; a pair in section ``s`` turns
+    by ``positions[s] * w_j``.  This is transformers'
+    ``Qwen2VLRotaryEmbedding`` with its ``mrope_section`` (``[16, 24, 24]``
+    for Qwen2-VL's head of 128): the angle table of each id is split at the
+    section boundaries, section ``s`` taken from id ``s``, then repeated for
+    both halves.  For a text token the three ids are equal, and M-RoPE is
+    ordinary :func:`rope` at that position.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, dim)
+        Real query or key vectors, ``dim`` even; float16/bfloat16 input comes
+        back in its own dtype (computed in float64, rounded once).
+    positions : array_like, shape (3, n)
+        Temporal, height and width ids of each token; ``positions[s]`` may
+        have any shape that broadcasts to ``x.shape[:-1]``.  Integers or
+        finite reals.
+    sections : sequence of three ints
+        Pairs per id, each >= 0, summing to ``dim // 2``.
+    base : float, default 10000.0
+        ``rope_theta``; frequencies ``base ** (-2 j / dim)``.  Not used when
+        ``inv_freq`` is given.
+    inv_freq : array_like, optional
+        Shape ``(dim // 2,)``, e.g. the first result of
+        :func:`rope_frequencies`.
+    attention_factor : float, default 1.0
+        Multiplies cos and sin, as transformers does.
+
+    Returns
+    -------
+    numpy.ndarray
+        Same shape as ``x``; ``x``'s dtype if that is a float type, else
+        float64.
+
+    References
+    ----------
+    P. Wang et al., "Qwen2-VL: Enhancing Vision-Language Model's Perception
+    of the World at Any Resolution", 2024, section 2.1.
+
+    Examples
+    --------
+    >>> from posenc_math import rope
+    >>> x = np.ones((1, 8))
+    >>> np.array_equal(mrope(x, [[2], [2], [2]], [2, 1, 1]), rope(x, [2]))  # a text token
+    True
+    >>> mrope(x, [[0], [1], [0]], [2, 1, 1]).round(4)  # only pair 2 turns, by the height id
+    array([[1.    , 1.    , 0.99  , 1.    , 1.    , 1.    , 1.0099, 1.    ]])
+    """
+    values, out_dtype = _vectors(x)
+    dim = values.shape[-1]
+    if dim < 2 or dim % 2:
+        raise ValueError(f"the last axis of x (dim) must be even and >= 2, got {dim} in shape {values.shape}")
+    n_pairs = dim // 2
+    sections = _sections(sections, n_pairs)
+    positions = _axis_positions(positions, 3, values.shape[:-1])
+    freqs = (
+        frequencies_extended(n_pairs, check_base(base), n_pairs)
+        if inv_freq is None
+        else _frequencies_array(inv_freq, n_pairs)
+    )
+    scale = _attention_factor(attention_factor)
+    check_table_fits(values.shape, 8, f"x of shape {values.shape}")
+    bounds = np.cumsum([0, *sections])
+    angles = np.concatenate(
+        [
+            np.broadcast_to(
+                reduced_angles(positions[s], freqs[bounds[s] : bounds[s + 1]]),
+                (*positions.shape[1:], sections[s]),
+            )
+            for s in range(3)
+        ],
+        axis=-1,
+    )
+    return _finish(_rotate(values, scale * np.cos(angles), scale * np.sin(angles), "half"), out_dtype)
+
+
+def mrope_positions(segments) -> np.ndarray:
+    """Qwen2-VL's three position ids for a sequence of text runs and image/video grids.
+
+    Following transformers' ``Qwen2VLModel.get_rope_index``: a run of ``n``
+    text tokens gets ids ``c, c + 1, ..., c + n - 1`` on all three axes and
+    moves the counter ``c`` on by ``n``; a vision grid of ``t x h x w``
+    tokens (the grid after the vision encoder's spatial merge) gets the ids
+    ``(c + i, c + j, c + k)`` of its cells in row-major order, and moves the
+    counter on by ``max(h, w)``.
+
+    Parameters
+    ----------
+    segments : sequence
+        Each item an int >= 1 (a run of text tokens) or a triple of ints >= 1
+        ``(t, h, w)`` (one image, ``t = 1``, or a video).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(3, n_tokens)``, int64: temporal, height and width ids, for
+        :func:`mrope`.
+
+    Examples
+    --------
+    >>> mrope_positions([2, (1, 2, 3), 2])
+    array([[0, 1, 2, 2, 2, 2, 2, 2, 5, 6],
+           [0, 1, 2, 2, 2, 3, 3, 3, 5, 6],
+           [0, 1, 2, 3, 4, 2, 3, 4, 5, 6]])
+    """
+    if isinstance(segments, (str, bytes, numbers.Integral)) or not hasattr(segments, "__iter__"):
+        raise TypeError(f"segments must be a sequence of text lengths and (t, h, w) grids, got {segments!r}")
+    pieces = []
+    counter = 0
+    for index, segment in enumerate(segments):
+        if isinstance(segment, numbers.Integral) and not isinstance(segment, (bool, np.bool_)):
+            length = check_int(f"segments[{index}]", segment, minimum=1)
+            pieces.append(np.tile(np.arange(counter, counter + length, dtype=np.int64), (3, 1)))
+            counter += length
+            continue
+        if isinstance(segment, (str, bytes)) or np.ndim(segment) != 1 or len(segment) != 3:
+            raise TypeError(
+                f"segments[{index}] must be a text length (int) or a (t, h, w) grid of three ints, got {segment!r}"
+            )
+        t, h, w = (check_int(f"segments[{index}][{axis}]", size, minimum=1) for axis, size in enumerate(segment))
+        check_table_fits((3, t * h * w), 8, f"segments[{index}] = {(t, h, w)}")
+        grid = np.meshgrid(np.arange(t), np.arange(h), np.arange(w), indexing="ij")
+        pieces.append(np.stack([axis.reshape(-1) for axis in grid]).astype(np.int64) + counter)
+        counter += max(h, w)
+    if not pieces:
+        raise ValueError("segments must hold at least one text run or grid")
+    return np.concatenate(pieces, axis=1)
+
+
+def _sections(sections, n_pairs: int) -> tuple[int, int, int]:
+    if isinstance(sections, (str, bytes)) or np.ndim(sections) != 1 or len(sections) != 3:
+        raise TypeError(f"sections must be three integers (temporal, height, width pairs), got {sections!r}")
+    checked = tuple(check_int(f"sections[{i}]", value, minimum=0) for i, value in enumerate(sections))
+    if sum(checked) != n_pairs:
+        raise ValueError(
+            f"sections must sum to dim // 2 = {n_pairs} (one section per pair), got {list(checked)} "
+            f"summing to {sum(checked)}"
+        )
+    return checked  # type: ignore[return-value]
+
+
+def axial_positions(shape, *, normalized=False) -> np.ndarray:
+    """The coordinates of every cell of a grid, one row per axis.
+
+    Cells are listed in row-major order (the last axis varies fastest), as
+    a flattened image or video is.  With ``normalized=True`` the coordinate
+    along an axis of ``size`` cells is ``linspace(-1, 1, size)``, as
+    rotary-embedding-torch's ``get_axial_freqs`` uses for
+    ``freqs_for="pixel"``; otherwise it is ``0, 1, ..., size - 1``.
+
+    Parameters
+    ----------
+    shape : sequence of int
+        Cells along each axis, each >= 1 (e.g. ``(height, width)``).
+    normalized : bool, default False
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(len(shape), prod(shape))``: int64, or float64 when
+        normalized.  Pass it to :func:`axial_rope` (or, for three axes, to
+        :func:`mrope`).
+
+    Examples
+    --------
+    >>> axial_positions((2, 3))
+    array([[0, 0, 0, 1, 1, 1],
+           [0, 1, 2, 0, 1, 2]])
+    >>> axial_positions((2, 3), normalized=True)[1]
+    array([-1.,  0.,  1., -1.,  0.,  1.])
+    """
+    if isinstance(shape, (numbers.Integral, str, bytes)) or np.ndim(shape) != 1:
+        raise TypeError(f"shape must be a sequence of axis sizes, e.g. (height, width), got {shape!r}")
+    sizes = [check_int(f"shape[{i}]", size, minimum=1) for i, size in enumerate(shape)]
+    if not sizes:
+        raise ValueError("shape must name at least one axis")
+    if not isinstance(normalized, (bool, np.bool_)):
+        raise TypeError(f"normalized must be True or False, got {normalized!r}")
+    check_table_fits((len(sizes), int(np.prod(sizes, dtype=object))), 8, f"shape={tuple(sizes)}")
+    axes: list[np.ndarray] = (
+        [np.linspace(-1.0, 1.0, size) for size in sizes]
+        if normalized
+        else [np.arange(size, dtype=np.int64) for size in sizes]
+    )
+    grids = np.meshgrid(*axes, indexing="ij")
+    return np.stack([grid.reshape(-1) for grid in grids])
+
+
+def pixel_frequencies(dim, *, max_freq=10.0) -> np.ndarray:
+    """rotary-embedding-torch's frequencies for pixel coordinates in [-1, 1].
+
+    ``w_j = pi * linspace(1, max_freq / 2, dim // 2)[j]``
+    (``RotaryEmbedding(dim, freqs_for="pixel", max_freq=...)``): evenly
+    spaced, from half a turn to ``max_freq / 4`` turns per unit.
+
+    Parameters
+    ----------
+    dim : int
+        Rotated features per axis, even, >= 2.
+    max_freq : float, default 10.0
+        > 0; rotary-embedding-torch suggests the image size in pixels.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(dim // 2,)``, float64.
+
+    Examples
+    --------
+    >>> pixel_frequencies(8, max_freq=8.0) / np.pi
+    array([1., 2., 3., 4.])
+    """
+    dim = check_int("dim", dim, minimum=2)
+    if dim % 2:
+        raise ValueError(f"dim must be even (rotated features come in pairs), got {dim}")
+    max_freq = check_real("max_freq", max_freq)
+    if max_freq <= 0:
+        raise ValueError(f"max_freq must be > 0, got {max_freq!r}")
+    return np.linspace(1.0, max_freq / 2, dim // 2) * np.pi
+
+
+def axial_rope(x, positions, *, base=10000.0, inv_freq=None, layout="interleaved") -> np.ndarray:
+    """Axial rotary embedding of a grid (an image, a video), as rotary-embedding-torch builds it.
+
+    With ``A`` axes, the features are cut into consecutive blocks of
+    ``axis_dim`` features, one block per axis; block ``a`` is ordinary RoPE of
+    the coordinate ``positions[a]`` with the same frequencies in every block.
+    Features after the ``A * axis_dim`` rotated ones pass through.  This is
+    ``apply_rotary_emb(rotary.get_axial_freqs(*shape), x)`` of
+    rotary-embedding-torch, whose pairs are interleaved (``(2j, 2j + 1)``).
+    Two tokens' scores then depend on their offset along each axis, not on
+    where they are.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, dim)
+        Real vectors, one per cell (row-major), float16/bfloat16 kept.
+    positions : array_like, shape (A, n)
+        Coordinates of each cell, e.g. :func:`axial_positions`;
+        ``positions[a]`` may have any shape that broadcasts to
+        ``x.shape[:-1]``.
+    base : float, default 10000.0
+        Frequencies ``base ** (-2 j / axis_dim)`` with ``axis_dim = dim //
+        A`` (which must then be even), rotary-embedding-torch's
+        ``freqs_for="lang"``.  Not used when ``inv_freq`` is given.
+    inv_freq : array_like, shape (m,), optional
+        The frequencies of one block (e.g. :func:`pixel_frequencies`);
+        ``axis_dim = 2 m`` and ``A * axis_dim <= dim``.
+    layout : {"interleaved", "half"}
+        Pairing within each block.
+
+    Returns
+    -------
+    numpy.ndarray
+        Same shape as ``x``; its dtype if a float type, else float64.
+
+    Examples
+    --------
+    >>> x = np.ones((6, 4))
+    >>> grid = axial_positions((2, 3))  # a 2 x 3 image
+    >>> axial_rope(x, grid)[4].round(4)  # row 1, column 1: each block turned by 1 radian
+    array([-0.3012,  1.3818, -0.3012,  1.3818])
+    """
+    values, out_dtype = _vectors(x)
+    dim = values.shape[-1]
+    positions = _positions_array(positions)
+    if positions.ndim < 2:
+        raise ValueError(
+            f"positions must have shape (n_axes, n): one row of coordinates per axis, got shape {positions.shape}"
+        )
+    n_axes = positions.shape[0]
+    positions = _axis_positions(positions, n_axes, values.shape[:-1])
+    layout = check_choice("layout", layout, LAYOUTS)
+    if inv_freq is None:
+        axis_dim = dim // n_axes
+        if axis_dim < 2 or axis_dim % 2 or axis_dim * n_axes != dim:
+            raise ValueError(
+                f"dim (the last axis of x, {dim}) must split into {n_axes} blocks of an even number of features "
+                "(one per axis); or give inv_freq to rotate fewer features"
+            )
+        freqs = frequencies_extended(axis_dim // 2, check_base(base), axis_dim // 2)
+    else:
+        freqs = _frequencies_array(inv_freq, None)
+        axis_dim = 2 * freqs.shape[0]
+        if axis_dim * n_axes > dim:
+            raise ValueError(
+                f"inv_freq has {freqs.shape[0]} frequencies, so {n_axes} axes rotate {axis_dim * n_axes} features; "
+                f"x has only dim = {dim}"
+            )
+    check_table_fits(values.shape, 8, f"x of shape {values.shape}")
+    out = values.copy()
+    for a in range(n_axes):
+        block = slice(a * axis_dim, (a + 1) * axis_dim)
+        angles = reduced_angles(positions[a], freqs)
+        out[..., block] = _rotate(values[..., block], np.cos(angles), np.sin(angles), layout)
+    return _finish(out, out_dtype)
+
+
+def xpos_scales(dim, positions, *, scale_base=512.0, center=0.0) -> np.ndarray:
+    """xPos's per-pair scale ``zeta_j ** ((p - center) / scale_base)``.
+
+    ``zeta_j = (2 j + 0.4 dim) / (1.4 dim)`` (rotary-embedding-torch's
+    ``(arange(0, dim, 2) + 0.4 * dim) / (1.4 * dim)``; ``gamma = 0.4`` in
+    Sun et al.), from 2/7 for the fastest pair towards 1 for the slowest:
+    fast pairs decay most.
+
+    Parameters
+    ----------
+    dim : int
+        Rotated features, even, >= 2.
+    positions : array_like
+        Integer or finite real positions, at least one axis.
+    scale_base : float, default 512.0
+        > 0; larger means slower decay.
+    center : float, default 0.0
+        Subtracted from the positions; rotary-embedding-torch's
+        ``rotate_queries_and_keys`` uses ``n // 2`` for ``n`` positions.  It
+        cancels in every query-key score.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``positions.shape + (dim // 2,)``, float64.
+
+    Examples
+    --------
+    >>> xpos_scales(4, [0, 512]).round(4)
+    array([[1.    , 1.    ],
+           [0.2857, 0.6429]])
+    """
+    dim = check_int("dim", dim, minimum=2)
+    if dim % 2:
+        raise ValueError(f"dim must be even (rotated features come in pairs), got {dim}")
+    positions = _positions_array(positions)
+    scale_base = check_real("scale_base", scale_base)
+    if scale_base <= 0:
+        raise ValueError(f"scale_base must be > 0, got {scale_base!r}")
+    center = check_real("center", center)
+    zeta = (np.arange(0, dim, 2, dtype=np.float64) + 0.4 * dim) / (1.4 * dim)
+    power = (positions.astype(np.float64) - center) / scale_base
+    return zeta ** power[..., None]
+
+
+def xpos(
+    x, positions, *, key=False, base=10000.0, scale_base=512.0, center=0.0, inv_freq=None, layout="interleaved"
+) -> np.ndarray:
+    """xPos: RoPE with a per-pair scale that decays with distance.
+
+    A query at position ``p`` becomes ``rope(x, p)`` with pair ``j`` times
+    ``zeta_j ** ((p - center) / scale_base)`` (:func:`xpos_scales`); a key
+    (``key=True``) the same with the inverse scale.  A query at ``m`` and a
+    key at ``n`` then score pair ``j`` with the factor ``zeta_j ** ((m - n)
+    / scale_base)``: still a function of the offset only.  Conventions of
+    rotary-embedding-torch (``RotaryEmbedding(dim, use_xpos=True)``):
+    interleaved pairs, ``scale_base`` 512, and ``rotate_queries_and_keys``
+    centers at ``n // 2``.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, dim)
+        Real vectors, ``dim`` even; float16/bfloat16 kept.
+    positions : array_like
+        One position per row of ``x`` (broadcasting to ``x.shape[:-1]``).
+    key : bool, default False
+        Scale as a key (``zeta ** -power``) instead of a query.
+    base : float, default 10000.0
+        Frequencies ``base ** (-2 j / dim)`` unless ``inv_freq`` is given.
+    scale_base : float, default 512.0
+    center : float, default 0.0
+    inv_freq : array_like, shape (dim // 2,), optional
+    layout : {"interleaved", "half"}
+
+    Returns
+    -------
+    numpy.ndarray
+        Same shape as ``x``; its dtype if a float type, else float64.
+
+    References
+    ----------
+    Y. Sun et al., "A Length-Extrapolatable Transformer", ACL 2023.
+
+    Examples
+    --------
+    >>> q = xpos(np.ones((1, 4)), [512])
+    >>> k = xpos(np.ones((1, 4)), [512], key=True)
+    >>> float((q * k).sum())  # same position: the scales cancel
+    4.0
+    """
+    values, out_dtype = _vectors(x)
+    dim = values.shape[-1]
+    if dim < 2 or dim % 2:
+        raise ValueError(f"the last axis of x (dim) must be even and >= 2, got {dim} in shape {values.shape}")
+    if not isinstance(key, (bool, np.bool_)):
+        raise TypeError(f"key must be True (scale as a key) or False (as a query), got {key!r}")
+    layout = check_choice("layout", layout, LAYOUTS)
+    positions = _positions_array(positions)
+    _check_positions_fit(positions, values.shape[:-1])
+    n_pairs = dim // 2
+    freqs = (
+        frequencies_extended(n_pairs, check_base(base), n_pairs)
+        if inv_freq is None
+        else _frequencies_array(inv_freq, n_pairs)
+    )
+    scales = xpos_scales(dim, positions, scale_base=scale_base, center=center)
+    if key:
+        scales = 1.0 / scales
+    check_table_fits(values.shape, 8, f"x of shape {values.shape}")
+    angles = reduced_angles(positions, freqs)
+    return _finish(_rotate(values, scales * np.cos(angles), scales * np.sin(angles), layout), out_dtype)
