@@ -753,7 +753,8 @@ def _common_angles(expr):
     one angle; every argument is then an integer combination of the ``u``
     plus ``k``, and ``expand(trig=True)`` writes each function of it as a
     polynomial in ``sin(u)``, ``cos(u)``, ``sin(k)``, ``cos(k)``.  Returns
-    the rewritten expression, ``None`` when that changes nothing.
+    the rewritten expression and the map from each fresh symbol back to its
+    angle, or ``None`` when that changes nothing.
     """
     functions = expr.atoms(sympy.sin, sympy.cos, sympy.sinh, sympy.cosh)
     decomposed: dict = {}
@@ -793,7 +794,7 @@ def _common_angles(expr):
         replacements[f] = sympy.expand(type(f)(angle), trig=True)
     if not changed:
         return None
-    return expr.xreplace(replacements)
+    return expr.xreplace(replacements), {u: unit[m] * m for m, u in atoms.items()}
 
 
 def _reduce(expr):
@@ -817,10 +818,12 @@ def _reduce(expr):
         except _TooLarge:
             return UNDECIDED, residual  # the exponential form would be as large
         angles_done = True
-        if common is not None and common != expr:
-            remainder = _pythagorean_remainder(common)
+        if common is not None:
+            rewritten, back = common
+            remainder = _pythagorean_remainder(rewritten)
             if remainder == 0:
                 return "angle addition + pythagorean reduction", sympy.S.Zero
+            residual = sympy.sympify(remainder).xreplace(back)  # what is left, in the atomic angles
     # After (b), sines and cosines of distinct atomic angles satisfy no relation
     # but Pythagoras; the exponential form can add something only when exp, I,
     # hyperbolic functions, logarithms or non-integer powers take part.
