@@ -56,20 +56,33 @@ def test_yarn_ramp_end_without_two_pi_fails():
     assert not broken.step_results[0].proved and broken.status == "failed"
 
 
-def test_yarn_witness_notices_ramp_ends_swapped(monkeypatch):
+def test_yarn_witness_notices_ramp_ends_not_truncated(monkeypatch):
     real = encodings.rope_frequencies
 
-    def swapped(dim, **kw):
+    def flipped(dim, **kw):
         scaling = dict(kw.get("scaling") or {})
         if scaling.get("rope_type") == "yarn":
-            scaling["beta_fast"], scaling["beta_slow"] = scaling.get("beta_slow", 1), scaling.get("beta_fast", 32)
+            scaling["truncate"] = not scaling.get("truncate", True)  # floor/ceil of the ends the other way
             kw["scaling"] = scaling
         return real(dim, **kw)
 
-    monkeypatch.setattr(encodings, "rope_frequencies", swapped)
+    monkeypatch.setattr(encodings, "rope_frequencies", flipped)
     theorem = get("yarn-ramp")
-    assert theorem.witness.compute() > theorem.witness.tolerance
-    fact = next(step for step in theorem.steps if isinstance(step, Fact))
+    assert theorem.witness.compute() > 1e-3
+
+
+def test_yarn_fact_notices_a_frequency_not_divided(monkeypatch):
+    real = encodings.rope_frequencies
+
+    def undivided(dim, **kw):
+        scaling = dict(kw.get("scaling") or {})
+        if scaling.get("rope_type") == "yarn":
+            scaling["factor"] = 1.0
+            kw["scaling"] = scaling
+        return real(dim, **kw)
+
+    monkeypatch.setattr(encodings, "rope_frequencies", undivided)
+    fact = next(step for step in get("yarn-ramp").steps if isinstance(step, Fact))
     assert not fact.decide().proved
 
 
