@@ -14,6 +14,8 @@ computed number instead of an asserted one:
   position (the binary-counter analogy).
 * :func:`low_precision_table`, :func:`exact_integer_limit` and
   :func:`rounding_bound`: what low floating-point precision does to a table.
+* :func:`rope_mean_scores`: when the RoPE score decays on average over
+  random vectors (aligned query and key) and when it does not (independent).
 
 All arrays are float64 unless stated otherwise.
 """
@@ -47,6 +49,7 @@ __all__ = [
     "halving_sinusoids",
     "low_precision_table",
     "resolve_float_dtype",
+    "rope_mean_scores",
     "rounding_bound",
     "table_from_frequencies",
 ]
@@ -535,3 +538,70 @@ def rounding_bound(dim, dtype) -> float:
     dim = check_int("dim", dim, minimum=1)
     dtype = resolve_float_dtype(dtype)
     return float(np.sqrt(dim) * float(_finfo(dtype).eps) / 4.0)
+
+
+def rope_mean_scores(
+    dim, offsets, *, base=10000.0, n_samples=400, seed=0, aligned=True
+) -> tuple[np.ndarray, np.ndarray]:
+    """The RoPE score averaged over seeded random vectors, and its exact expectation.
+
+    Each sample draws a query with independent standard normal components;
+    the key is the query itself (``aligned=True``) or a second independent
+    draw.  The score at offset ``r`` is
+    :func:`~posenc_math.rope_relative_scores`.  Its expectation is
+    ``2 sum_j cos(r w_j)`` for aligned vectors (each pair contributes
+    ``|z_j|**2 cos(r w_j)`` and ``E|z_j|**2 = 2``) and 0 for independent ones.
+
+    Parameters
+    ----------
+    dim : int
+        Even width, >= 2.
+    offsets : array_like of int
+        Key position minus query position.
+    base : float, default 10000.0
+    n_samples : int, default 400
+        Number of seeded random draws, >= 1.
+    seed : int, default 0
+        Seed of ``numpy.random.default_rng``.
+    aligned : bool, default True
+        Key equal to the query (True) or independent of it (False).
+
+    Returns
+    -------
+    mean : numpy.ndarray
+        The sample mean of the score at each offset, float64.
+    expected : numpy.ndarray
+        The exact expectation at each offset, float64.
+
+    Examples
+    --------
+    >>> mean, expected = rope_mean_scores(8, [0, 1, 1000], n_samples=200)
+    >>> float(expected[0])  # 2 * (number of pairs): E|q|**2 = dim
+    8.0
+    >>> bool(abs(mean[0] - 8) < 1)
+    True
+    """
+    from .encodings.rope import rope_frequencies, rope_relative_scores
+
+    dim = _even_dim(dim)
+    n_samples = check_int("n_samples", n_samples, minimum=1)
+    if not isinstance(aligned, (bool, np.bool_)):
+        raise TypeError(f"aligned must be True or False, got {aligned!r}")
+    rng = np.random.default_rng(seed)
+    queries = rng.normal(size=(n_samples, dim))
+    keys = queries if aligned else rng.normal(size=(n_samples, dim))
+    # The score is linear in h_j = z_q conj(z_k), so the mean of the scores is
+    # the score of the mean h: one call of rope_relative_scores with
+    # h_mean = z conj(1), i.e. the query (Re h, Im h) against the key (1, 0).
+    half = dim // 2
+    products = (queries[:, :half] + 1j * queries[:, half:]) * (keys[:, :half] - 1j * keys[:, half:])
+    mean_products = products.mean(axis=0)
+    query = np.concatenate([mean_products.real, mean_products.imag])
+    key = np.concatenate([np.ones(half), np.zeros(half)])
+    mean = rope_relative_scores(query, key, offsets, base=base)
+    if aligned:
+        freqs, _ = rope_frequencies(dim, base=base)
+        expected = 2.0 * np.cos(np.multiply.outer(np.asarray(offsets, dtype=np.float64), freqs)).sum(axis=-1)
+    else:
+        expected = np.zeros(mean.shape)
+    return mean, expected

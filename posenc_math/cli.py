@@ -1,9 +1,12 @@
 """``posenc-math``: the command line.
 
 ``posenc-math verify [--json] [ID ...]`` re-checks the derivations: every
-step of every theorem (or of the ids given), its numeric witness and its
-negative control.  It exits 1 when any theorem fails or any negative control
-is accepted, 2 on a usage error (an unknown id), 0 otherwise.
+step of every theorem (or of the ids given, and the theorems they use), that
+the steps establish its conclusions, its numeric witness and its negative
+control.  The table shows each theorem's scope (general, instances,
+computation).  It exits 1 when any theorem fails, 2 on a usage error (an
+unknown id), 0 otherwise.  The checks run in two forked processes by default
+(``--processes``).
 ``posenc-math --version`` prints the version.
 
 Output that cannot be delivered ends quietly, without a traceback: when the
@@ -28,18 +31,18 @@ __all__ = ["main"]
 
 
 def _table(results, stream) -> None:
-    rows = [("id", "title", "status", "steps", "seconds")]
+    rows = [("id", "title", "status", "scope", "steps", "seconds")]
     for r in results:
-        status = r.status if r.negative_control == "rejected" else f"{r.status} (control accepted)"
-        rows.append((r.id, r.title, status, str(r.steps), f"{r.seconds:.3f}"))
-    widths = [max(len(row[i]) for row in rows) for i in range(5)]
-    widths[1] = min(widths[1], 60)
+        rows.append((r.id, r.title, r.status, r.scope, str(r.steps), f"{r.seconds:.3f}"))
+    widths = [max(len(row[i]) for row in rows) for i in range(6)]
+    widths[1] = min(widths[1], 50)
     for n, row in enumerate(rows):
         title = row[1] if len(row[1]) <= widths[1] else row[1][: widths[1] - 1] + "…"
-        cells = (row[0], title, row[2], row[3], row[4])
+        cells = (row[0], title, *row[2:])
         print(
             "  ".join(
-                cell.rjust(width) if i >= 3 else cell.ljust(width) for i, (cell, width) in enumerate(zip(cells, widths))
+                cell.rjust(width) if i >= 4 else cell.ljust(width)
+                for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
             ).rstrip(),
             file=stream,
         )
@@ -60,11 +63,13 @@ def _verify(args) -> int:
         )
         return 2
     wanted = args.ids or known
-    results = []
-    for number, theorem_id in enumerate(wanted, start=1):
-        if not args.json and not args.quiet:
-            print(f"[{number}/{len(wanted)}] {theorem_id} ...", file=sys.stderr, flush=True)
-        results.append(theorems.verify([theorem_id])[0])
+    if not args.json and not args.quiet:
+        print(
+            f"checking {len(wanted)} theorem(s) and what they use, in {args.processes} process(es) ...",
+            file=sys.stderr,
+            flush=True,
+        )
+    results = theorems.verify(wanted, processes=args.processes)
     if args.json:
         json.dump([r.as_dict() for r in results], sys.stdout, indent=2)
         print()
@@ -75,8 +80,9 @@ def _verify(args) -> int:
             print(f"\n{r.id}: FAILED", file=sys.stdout)
             for failure in r.failures:
                 print(f"  {failure}", file=sys.stdout)
+        general = sum(r.scope == "general" for r in results)
         print(
-            f"\n{len(results) - len(failed)} verified, {len(failed)} failed "
+            f"\n{len(results) - len(failed)} verified, {len(failed)} failed; {general} of {len(results)} general "
             f"({time.perf_counter() - started:.2f} s with import)",
             file=sys.stdout,
         )
@@ -128,6 +134,22 @@ def _quiet_output(main_function):
     return run
 
 
+def _default_processes() -> int:
+    import os
+
+    return max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+def _processes(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"--processes must be a positive integer; got {text!r}")
+    return value
+
+
 @_quiet_output
 def main(argv=None) -> int:
     """Entry point of ``posenc-math`` and ``python -m posenc_math``."""
@@ -147,7 +169,14 @@ def main(argv=None) -> int:
     )
     verify.add_argument("ids", nargs="*", metavar="ID", help="theorem ids (default: all)")
     verify.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
-    verify.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+    verify.add_argument("-q", "--quiet", action="store_true", help="no progress line on stderr")
+    verify.add_argument(
+        "--processes",
+        type=_processes,
+        default=_default_processes(),
+        metavar="N",
+        help="check in N forked processes (default: 2, or 1 on a one-core machine)",
+    )
     verify.set_defaults(run=_verify)
     commands.add_parser("list", help="list the theorem ids and titles").set_defaults(run=_list)
     args = parser.parse_args(argv)
@@ -164,7 +193,7 @@ def _list(args) -> int:
     from . import theorems
 
     for theorem in theorems.all_theorems():
-        print(f"{theorem.id}\t{theorem.title}")
+        print(f"{theorem.id}\t{theorem.scope}\t{theorem.title}")
     return 0
 
 

@@ -1,9 +1,13 @@
 """Sphinx directives that put checked theorems on the site.
 
 ``{posenc-theorem} ID`` verifies the theorem while the page is built and
-writes its statement and step-by-step proof (sphinx-proof ``prf:theorem`` and
-``prf:proof``, label ``thm-ID``).  ``{posenc-theorem-index}`` writes the table
-of every registered theorem.  A theorem that fails to verify, or whose
+writes its box (sphinx-proof ``prf:theorem``, label ``thm-ID``): the
+statement rendered from its conclusions, its scope, a human proof
+(``posenc-proof``, element id ``proof-ID``) and the whole machine-checked
+chain folded in ``<details class="machine-proof">`` (``posenc-machine-proof``,
+closed on load).  ``{posenc-theorem-index}`` writes the table of every
+registered theorem and the dependency graph of their ``uses``, drawn at build
+time as an inline SVG (no script, nothing fetched).  A theorem that fails to verify, or whose
 negative control is accepted, is a build warning, and the site is built with
 warnings as errors: the site cannot show a proof that did not check.
 Pages that show theorems are read again whenever the library's source has
@@ -28,12 +32,70 @@ logger = logging.getLogger(__name__)
 _INDEX = "(index)"
 
 
-def _parse(directive: SphinxDirective, text: str) -> list:
+def _parse(directive: SphinxDirective, text: str, theorem_id: str = "") -> list:
     container = nodes.container()
     directive.state.nested_parse(
         StringList(text.splitlines(), source=directive.get_source_info()[0]), directive.content_offset, container
     )
+    if theorem_id:  # sphinx-proof gives every theorem body the same id; make it unique
+        for node in container.findall(nodes.Element):
+            node["ids"] = [f"statement-{theorem_id}" if i == "proof-content" else i for i in node["ids"]]
     return container.children
+
+
+class machine_proof(nodes.General, nodes.Element):
+    """The folded machine chain: ``<details class="machine-proof">`` in HTML."""
+
+
+class human_proof(nodes.General, nodes.Element):
+    """A theorem's human proof: ``<div class="proof" id="proof-ID">`` in HTML."""
+
+
+def _visit_machine_proof(translator, node) -> None:
+    translator.body.append('<details class="machine-proof">')
+    translator.body.append(f"<summary>{translator.encode(node['summary'])}</summary>")
+
+
+def _depart_machine_proof(translator, node) -> None:
+    translator.body.append("</details>")
+
+
+def _visit_human_proof(translator, node) -> None:
+    translator.body.append(f'<div class="proof posenc-proof" id="proof-{node["theorem"]}">')
+    translator.body.append('<p class="proof-title"><em>Proof.</em></p>')
+
+
+def _depart_human_proof(translator, node) -> None:
+    translator.body.append("</div>")
+
+
+def _skip(translator, node) -> None:
+    pass
+
+
+class MachineProofDirective(SphinxDirective):
+    """``posenc-machine-proof SUMMARY``: content folded in ``<details class="machine-proof">``."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+
+    def run(self):
+        node = machine_proof(summary=self.arguments[0])
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
+
+
+class HumanProofDirective(SphinxDirective):
+    """``posenc-proof ID``: the human proof of theorem ID (element id ``proof-ID``)."""
+
+    required_arguments = 1
+    has_content = True
+
+    def run(self):
+        node = human_proof(theorem=self.arguments[0])
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
 
 
 def _report(directive, result) -> None:
@@ -71,7 +133,7 @@ class TheoremDirective(SphinxDirective):
         result = theorems.verify_one(theorem_id)
         _report(self, result)
         _shown(self.env).setdefault(self.env.docname, set()).add(theorem_id)
-        return _parse(self, render.theorem_myst(theorem, result))
+        return _parse(self, render.theorem_myst(theorem, result), theorem_id)
 
 
 class TheoremIndexDirective(SphinxDirective):
@@ -87,7 +149,28 @@ class TheoremIndexDirective(SphinxDirective):
         for result in results:
             _report(self, result)
         _shown(self.env).setdefault(self.env.docname, set()).add(_INDEX)
-        return _parse(self, render.index_myst(theorems.all_theorems(), results))
+        graph = theorems.dependencies()
+        pages = {theorem_id: theorems.page_of(theorem_id) for theorem_id in graph}
+        scopes = {result.id: result.scope for result in results}
+        svg = render.dependency_graph_svg(graph, pages, scopes)
+        figure = nodes.raw(
+            "",
+            '<figure class="posenc-dependency-graph" id="theorem-dependency-graph">'
+            f'<div role="img" aria-label="{_GRAPH_ALT}">{svg}</div>'
+            f"<figcaption>{_GRAPH_CAPTION}</figcaption></figure>",
+            format="html",
+        )
+        return [*_parse(self, render.index_myst(theorems.all_theorems(), results)), figure]
+
+
+_GRAPH_ALT = (
+    "The dependency graph of the theorems: each theorem is a box, coloured by its scope, with an arrow to every "
+    "theorem it uses; theorems that use nothing are in the leftmost column."
+)
+_GRAPH_CAPTION = (
+    "Which theorem uses which (an arrow points to the theorem used), built from the registry when this page "
+    "was built. Each box links to the theorem."
+)
 
 
 def _shown(env) -> dict:
@@ -158,6 +241,11 @@ def _check_every_theorem_is_shown(app, env) -> None:
 def setup(app):
     app.add_directive("posenc-theorem", TheoremDirective)
     app.add_directive("posenc-theorem-index", TheoremIndexDirective)
+    app.add_directive("posenc-proof", HumanProofDirective)
+    app.add_directive("posenc-machine-proof", MachineProofDirective)
+    others = dict.fromkeys(("latex", "text", "man", "texinfo"), (_skip, _skip))
+    app.add_node(machine_proof, html=(_visit_machine_proof, _depart_machine_proof), **others)
+    app.add_node(human_proof, html=(_visit_human_proof, _depart_human_proof), **others)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("env-get-outdated", _reread_proofs)

@@ -180,3 +180,44 @@ def test_rounding_bound_values():
 def test_bad_input(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_rope_mean_scores_is_the_mean_of_the_scores():
+    from posenc_math import rope_relative_scores
+    from posenc_math.analysis import rope_mean_scores
+
+    offsets = [0, 3, 50, 1000]
+    for aligned in (True, False):
+        mean, expected = rope_mean_scores(16, offsets, n_samples=7, seed=5, aligned=aligned)
+        rng = np.random.default_rng(5)
+        queries = rng.normal(size=(7, 16))
+        keys = queries if aligned else rng.normal(size=(7, 16))
+        direct = np.mean([rope_relative_scores(q, k, offsets) for q, k in zip(queries, keys, strict=True)], axis=0)
+        assert np.allclose(mean, direct, rtol=1e-12, atol=1e-12)
+        if aligned:
+            freqs = 10000.0 ** (-np.arange(0, 16, 2) / 16)
+            assert np.allclose(expected, 2 * np.cos(np.outer(offsets, freqs)).sum(axis=1))
+        else:
+            assert not np.any(expected)
+
+
+def test_rope_mean_scores_decays_for_aligned_vectors_only():
+    from posenc_math.analysis import rope_mean_scores
+
+    offsets = np.arange(0, 2001)
+    aligned, expected = rope_mean_scores(128, offsets, n_samples=2000, seed=0)
+    independent, _ = rope_mean_scores(128, offsets, n_samples=2000, seed=1, aligned=False)
+    assert expected[0] == pytest.approx(128)
+    assert np.abs(expected[1000:]).mean() < 128 / 5 < expected[1:101].mean()
+    assert np.abs(aligned - expected).max() < 3 and np.abs(independent).max() < 1.5
+
+
+def test_rope_mean_scores_refuses_bad_input():
+    from posenc_math.analysis import rope_mean_scores
+
+    with pytest.raises(ValueError, match="n_samples"):
+        rope_mean_scores(8, [0], n_samples=0)
+    with pytest.raises(ValueError, match="dim"):
+        rope_mean_scores(7, [0])
+    with pytest.raises(TypeError, match="aligned"):
+        rope_mean_scores(8, [0], aligned="yes")

@@ -56,3 +56,26 @@ def test_extension_wavelengths_draws_each_rule():
     for line, inv_freq in zip(lines, rules.values(), strict=False):
         assert np.allclose(line.get_ydata(), 2 * np.pi / inv_freq)
     assert len(figure.axes[0].get_legend().get_texts()) == 5
+
+
+def test_rope_mean_score_plot_draws_the_library_means():
+    from posenc_math.analysis import rope_mean_scores
+    from posenc_math.plotting import rope_mean_score_plot
+
+    lines = rope_mean_score_plot(16, max_offset=60, n_samples=30, seed=3).axes[0].get_lines()
+    mean, expected = rope_mean_scores(16, np.arange(61), n_samples=30, seed=3)
+    assert np.allclose(lines[0].get_ydata(), mean) and np.allclose(lines[1].get_ydata(), expected)
+
+
+def test_yarn_ramp_plot_matches_rope_frequencies():
+    from posenc_math import rope_frequencies
+    from posenc_math.plotting import yarn_ramp_plot
+
+    figure = yarn_ramp_plot(64, base=10000.0, factor=4.0, original_max_position_embeddings=2048)
+    exact, read = figure.axes[0].get_lines()[:2]
+    assert np.allclose(exact.get_ydata(), read.get_ydata(), atol=1e-12)
+    scaling = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 2048}
+    ratio = rope_frequencies(64, scaling=scaling)[0] / rope_frequencies(64)[0]
+    assert np.allclose(read.get_ydata(), (1 - ratio) / 0.75)
+    with pytest.raises(ValueError, match="factor"):
+        yarn_ramp_plot(64, base=10000.0, factor=1.0, original_max_position_embeddings=2048)

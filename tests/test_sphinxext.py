@@ -21,13 +21,13 @@ def build(tmp_path, page: str, *, register_fake: bool = False):
         conf += textwrap.dedent(
             """
             import sympy
-            from posenc_math.theorems import Equal, Theorem, register, ids
+            from posenc_math.theorems import Conclusion, Equal, Theorem, Witness, register, ids
             ids()
             x = sympy.Symbol("x", real=True)
+            goal = Conclusion(sympy.sin(2 * x), sympy.sin(x), over=(x,))
             register("fake-wrong", page="index")(lambda: Theorem(
-                id="fake-wrong", title="fake", statement="x", assumptions=["none"],
-                steps=[Equal(sympy.sin(2 * x), sympy.sin(x), "wrong")],
-                negative_control=Equal(x, x + 1, "wrong"), negative_control_text="x = x + 1"))
+                "fake-wrong", "fake", (goal,), (Equal(goal.lhs, goal.rhs, "wrong"),),
+                Witness("none", lambda: 0.0, 0.0), Conclusion(x, x + 1, over=(x,))))
             """
         )
     (source / "conf.py").write_text(conf)
@@ -59,8 +59,29 @@ def test_theorem_renders_with_its_anchor(tmp_path, theorem_id):
     # are expected; the theorem itself must render with its stable anchor.
     html = (tmp_path / "out" / "index.html").read_text()
     assert f'id="thm-{theorem_id}"' in html
-    assert "Checked when this page was built" in html
+    assert "verified</strong> when this page was built" in html and "general" in html
+    assert f'id="proof-{theorem_id}"' in html
+    assert html.count('<details class="machine-proof">') == 1 and "<details open" not in html
+    assert 'id="proof"' not in html and 'id="proof-content"' not in html
     assert "is not shown on its page" in run.stderr
+
+
+def test_two_theorems_on_a_page_have_unique_ids(tmp_path):
+    import re
+
+    page = "# Page\n\n```{posenc-theorem} shift-block\n```\n\n```{posenc-theorem} shift-group\n```\n"
+    build(tmp_path, page)
+    html = (tmp_path / "out" / "index.html").read_text()
+    ids = re.findall(r'id="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+
+
+def test_index_draws_the_dependency_graph(tmp_path):
+    build(tmp_path, "# Index\n\n```{posenc-theorem-index}\n```\n")
+    html = (tmp_path / "out" / "index.html").read_text()
+    assert '<figure class="posenc-dependency-graph"' in html and "<svg" in html
+    assert "<script" not in html.split('<figure class="posenc-dependency-graph"')[1].split("</figure>")[0]
+    assert "general" in html and "translation.html#thm-shift-full" in html
 
 
 def test_theorem_pages_are_reread_when_the_library_changes(tmp_path):

@@ -15,10 +15,10 @@ d = 2 * sympy.Symbol("q", integer=True, nonnegative=True) + 4
 @pytest.mark.parametrize(
     "lhs, rhs, method",
     [
-        (sin(a + b), sin(a) * cos(b) + cos(a) * sin(b), "expand"),
+        (sin(a + b), sin(a) * cos(b) + cos(a) * sin(b), "angle addition + pythagorean reduction"),
         (cos(x) ** 2, 1 - sin(x) ** 2, "pythagorean reduction"),
         (sin(x) ** 4 - cos(x) ** 4, sin(x) ** 2 - cos(x) ** 2, "pythagorean reduction"),
-        (2 - 2 * cos(w * x), 4 * sin(w * x / 2) ** 2, "exponential form"),
+        (2 - 2 * cos(w * x), 4 * sin(w * x / 2) ** 2, "angle addition + pythagorean reduction"),
         (exp(a + b) / (exp(a + b) + exp(a)), exp(b) / (exp(b) + 1), "rational normal form"),
         (base ** (-a / (d / 2 - 1)), base ** (-2 * a / (d - 2)), "expand"),
     ],
@@ -77,7 +77,8 @@ def test_zero_matrix_is_proved():
 def test_identically_zero_denominators_are_refused(lhs, rhs):
     decision = decide_equal(lhs, rhs)
     assert not decision.proved
-    assert "denominator is identically zero" in decision.method
+    assert decision.method.startswith("refused: the denominator")
+    assert decision.method.endswith("is identically zero")
 
 
 def test_a_genuine_fraction_is_still_proved():

@@ -10,9 +10,11 @@ from .beyond import (
     alibi_bias_maps,
     alibi_slope_plot,
     extension_wavelengths,
+    rope_mean_score_plot,
     rope_score_decay,
     shaw_clipping_map,
     t5_bucket_map,
+    yarn_ramp_plot,
 )
 from .learned import (
     embedding_difference,
@@ -63,6 +65,7 @@ __all__ = [
     "position_spacing",
     "position_vectors",
     "rope_feature_map",
+    "rope_mean_score_plot",
     "rope_pair_rotation",
     "rope_score_decay",
     "shaw_clipping_map",
@@ -73,4 +76,5 @@ __all__ = [
     "transformer_xl_terms_map",
     "wavelength_plot",
     "xpos_decay",
+    "yarn_ramp_plot",
 ]

@@ -25,9 +25,11 @@ __all__ = [
     "alibi_bias_maps",
     "alibi_slope_plot",
     "extension_wavelengths",
+    "rope_mean_score_plot",
     "rope_score_decay",
     "shaw_clipping_map",
     "t5_bucket_map",
+    "yarn_ramp_plot",
 ]
 
 #: Colours that stay apart in grayscale and for common colour blindness
@@ -184,6 +186,116 @@ def rope_score_decay(query: ArrayLike, key: ArrayLike, *, max_offset: int = 2000
     bottom.set_xlabel("offset r = n - m (positions)")
     bottom.set_ylabel("relative size")
     bottom.legend(loc="lower left", fontsize=8, frameon=False)
+    return figure
+
+
+def rope_mean_score_plot(dim=128, *, max_offset=2000, n_samples=2000, base=10000.0, seed=0):
+    """The RoPE score averaged over seeded random vectors against the offset.
+
+    Two cases, from :func:`posenc_math.analysis.rope_mean_scores`: the key
+    equal to the query (the mean, and its exact expectation
+    ``2 sum_j cos(r w_j)``), and an independent key (mean 0 at every offset).
+
+    Parameters
+    ----------
+    dim : int, default 128
+    max_offset : int, default 2000
+    n_samples : int, default 2000
+    base : float, default 10000.0
+    seed : int, default 0
+        The aligned case uses ``seed``, the independent one ``seed + 1``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> figure = rope_mean_score_plot(8, max_offset=50, n_samples=20)
+    >>> len(figure.axes[0].get_lines()) >= 3
+    True
+    """
+    import matplotlib.pyplot as plt
+
+    from ..analysis import rope_mean_scores
+
+    max_offset = check_int("max_offset", max_offset, minimum=1)
+    offsets = np.arange(0, max_offset + 1)
+    aligned, expected = rope_mean_scores(dim, offsets, base=base, n_samples=n_samples, seed=seed, aligned=True)
+    independent, _ = rope_mean_scores(dim, offsets, base=base, n_samples=n_samples, seed=seed + 1, aligned=False)
+    figure, axis = plt.subplots(figsize=(8, 3.6), layout="constrained")
+    axis.plot(offsets, aligned, color=_COLOURS[6], linewidth=0.8, label=f"mean over {n_samples} draws, key = query")
+    axis.plot(offsets, expected, color=_COLOURS[1], linewidth=1.2, linestyle="--", label="its expectation")
+    axis.plot(offsets, independent, color=_COLOURS[3], linewidth=0.8, label="mean, independent key")
+    axis.axhline(0, color="0.6", linewidth=0.6)
+    axis.set_xlabel("offset r = n - m (positions)")
+    axis.set_ylabel("mean score")
+    axis.set_title(f"RoPE score averaged over random vectors (d = {dim})")
+    axis.legend(loc="upper right", fontsize=8, frameon=False)
+    return figure
+
+
+def yarn_ramp_plot(dim, *, base, factor, original_max_position_embeddings, beta_fast=32, beta_slow=1):
+    """YaRN's ramp per pair: the exact ramp, and the one read off :func:`posenc_math.rope_frequencies`.
+
+    The ramp read off the library is ``(1 - w'_j / w_j) / (1 - 1 / s)``
+    (0 keeps the frequency, 1 divides it by the stretch ``s``); the exact
+    one is the 40-digit ramp of the theorem ``yarn-ramp``.  Dotted lines
+    mark the ramp's ends.
+
+    Parameters
+    ----------
+    dim : int
+    base : float
+    factor : float
+        The stretch ``s``, > 1.
+    original_max_position_embeddings : int
+    beta_fast, beta_slow : float, default 32 and 1
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> figure = yarn_ramp_plot(64, base=10000.0, factor=4.0, original_max_position_embeddings=2048)
+    >>> len(figure.axes[0].get_lines()) >= 2
+    True
+    """
+    import matplotlib.pyplot as plt
+
+    from ..encodings.rope import rope_frequencies
+    from ..theorems.context_extension import yarn_ramp_exact
+
+    if not factor > 1:
+        raise ValueError(f"factor must be > 1 (a stretch), got {factor!r}")
+    scaling = {
+        "rope_type": "yarn",
+        "factor": factor,
+        "original_max_position_embeddings": original_max_position_embeddings,
+        "beta_fast": beta_fast,
+        "beta_slow": beta_slow,
+    }
+    default, _ = rope_frequencies(dim, base=base)
+    scaled, _ = rope_frequencies(dim, base=base, scaling=scaling)
+    low, high, ramp, _ = yarn_ramp_exact(dim, base, factor, original_max_position_embeddings, beta_fast, beta_slow)
+    pairs = np.arange(dim // 2)
+    figure, axis = plt.subplots(figsize=(8, 3.4), layout="constrained")
+    axis.plot(pairs, [float(r) for r in ramp], color=_COLOURS[1], linewidth=2.2, label="exact ramp r(j)")
+    axis.plot(
+        pairs,
+        (1 - scaled / default) / (1 - 1 / factor),
+        "o",
+        color=_COLOURS[6],
+        markersize=3,
+        label="read off rope_frequencies",
+    )
+    for end in (low, high):
+        axis.axvline(float(end), color="0.5", linewidth=0.8, linestyle=":")
+    axis.set_xlabel("pair index j")
+    axis.set_ylabel("ramp (0 keep, 1 divide by s)")
+    axis.set_title("YaRN: keep, blend, divide")
+    axis.legend(loc="lower right", fontsize=8, frameon=False)
     return figure
 
 

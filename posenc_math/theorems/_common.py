@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-import mpmath
 import sympy
 
 #: Positions, offsets and a generic angular frequency: real; w > 0.
@@ -30,4 +29,68 @@ def seeded(theorem_id: str) -> random.Random:
 
 def mp_context(digits: int = 40):
     """An mpmath working precision of ``digits`` significant digits."""
+    import mpmath
+
     return mpmath.workdps(digits)
+
+
+def largest_error(errors) -> float:
+    """The largest absolute value in ``errors`` (numbers or mpmath values), as a float.
+
+    Raises
+    ------
+    ValueError
+        When ``errors`` is empty: a witness that compared nothing proves nothing.
+
+    Examples
+    --------
+    >>> largest_error([1e-3, -2e-3])
+    0.002
+    >>> largest_error([])
+    Traceback (most recent call last):
+    ...
+    ValueError: errors is empty: a witness must compare at least one value
+    """
+    values = [abs(error) for error in errors]
+    if not values:
+        raise ValueError("errors is empty: a witness must compare at least one value")
+    return float(max(values))
+
+
+def usin(angle):
+    """``sin(angle)`` as written: SymPy does not simplify it while building (``sin(pi - x)`` stays)."""
+    return sympy.sin(angle, evaluate=False)
+
+
+def ucos(angle):
+    """``cos(angle)`` as written (see :func:`usin`)."""
+    return sympy.cos(angle, evaluate=False)
+
+
+def block_as_written(angle):
+    """:func:`rotation_block` with its entries left as written (``cos(omega*0)`` is not replaced by 1)."""
+    return sympy.Matrix([[ucos(angle), usin(angle)], [-usin(angle), ucos(angle)]])
+
+
+def indexed_function(name: str, **assumptions: bool) -> type:
+    """An undefined SymPy function of one index, shown as ``name_{index}`` (``q_{j}``, ``\\omega_{j}``).
+
+    The components of a vector of symbolic length are such functions of their
+    index; ``assumptions`` (``real=True``, ``positive=True``) hold for every
+    value.  SymPy treats the result as any undefined function.
+
+    Examples
+    --------
+    >>> q = indexed_function("q", real=True)
+    >>> j = sympy.Symbol("j", integer=True)
+    >>> sympy.latex(q(j + 1)), q(j).is_real
+    ('q_{j + 1}', True)
+    """
+
+    def _latex(self, printer, exp=None):
+        text = f"{name}_{{{printer._print(self.args[0])}}}"
+        return f"{text}^{{{exp}}}" if exp else text
+
+    attributes: dict[str, object] = {f"is_{fact}": value for fact, value in assumptions.items()}
+    attributes["_latex"] = _latex
+    return type(name.lstrip("\\"), (sympy.Function,), attributes)

@@ -1,22 +1,49 @@
-"""Theorems as MyST text for the site: statement, steps, and what was checked.
+"""Theorems as MyST text for the site: the theorem box a reader sees.
 
-The site never retypes a derivation: :func:`theorem_myst` writes a
-sphinx-proof ``prf:theorem`` (label ``thm-<id>``) and a ``prf:proof`` from
-the :class:`~posenc_math.theorems.core.Theorem` object and the
-:class:`~posenc_math.theorems.core.Result` of checking it during the build.
+:func:`theorem_myst` writes, from the :class:`~posenc_math.theorems.core.Theorem`
+object and the :class:`~posenc_math.theorems.core.Result` of checking it
+while the page is built:
 
-Everything written here is deterministic for a given theorem and result
-(the time is given as a coarse bound), so two builds of one commit give the
-same page.
+- a sphinx-proof ``prf:theorem`` (label ``thm-<id>``): the optional lead,
+  the statement *rendered from the conclusions* with the quantified symbols
+  and their domain, and one line with the status ("verified", a coarse time
+  bound), the scope label and note, and a link to the page "How the proofs
+  are checked" (``checking``);
+- the human proof (``posenc-proof``): prose and the displayed steps, each a
+  checked step;
+- the whole numbered machine chain in a fold (``posenc-machine-proof``,
+  an HTML ``<details class="machine-proof">``, closed on load).
+
+Chains are aligned multi-line displays, one step per line with its
+justification on the line below, so they fit a phone's width.  Everything
+written here is deterministic for a given theorem and result (times are
+coarse bounds), so two builds of one commit give the same page.
 """
 
 from __future__ import annotations
 
 import sympy
 
-from .core import Chain, Equal, Fact, Result, Theorem
+from .core import Chain, Conclusion, Equal, Fact, Holds, Result, Termwise, Theorem, Use
 
-__all__ = ["index_myst", "label", "seconds_bound", "theorem_myst"]
+__all__ = [
+    "CHECKING_PAGE",
+    "dependency_graph_svg",
+    "domain_text",
+    "index_myst",
+    "label",
+    "latex",
+    "seconds_bound",
+    "statement_latex",
+    "theorem_myst",
+]
+
+#: The docname of "How the proofs are checked".
+CHECKING_PAGE = "checking"
+
+#: A line wider than about this many printed characters is broken (a 390 px
+#: phone shows about 30 characters of display math).
+_WIDE = 30
 
 
 def label(theorem_id: str) -> str:
@@ -33,10 +60,6 @@ def label(theorem_id: str) -> str:
 def seconds_bound(seconds: float) -> str:
     """A coarse, build-stable bound on a checking time.
 
-    Exact timings differ from build to build; the page states a bound that
-    does not, so two builds of one commit stay byte-identical (the exact
-    figures are in ``posenc-math verify`` and ``make bench``).
-
     Examples
     --------
     >>> seconds_bound(0.04), seconds_bound(2.5)
@@ -48,153 +71,485 @@ def seconds_bound(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
-def _latex(expression) -> str:
+_NOTATION: dict = {}
+
+
+def latex(expression) -> str:
+    """LaTeX of a side of a step or conclusion (matrices as ``pmatrix``).
+
+    While a theorem is rendered, its ``notation`` (display names such as
+    ``omega_i`` for ``b**(-2*i/d)``) is applied first.
+
+    Examples
+    --------
+    >>> from sympy import Matrix, Symbol
+    >>> print(latex(Matrix([Symbol("x"), 1])))
+    \\begin{pmatrix}x\\\\1\\end{pmatrix}
+    """
+    if _NOTATION and hasattr(expression, "xreplace"):
+        expression = expression.xreplace(_NOTATION)
     return sympy.latex(expression, mat_delim="", mat_str="pmatrix")
 
 
 def _text(value: str) -> str:
-    """A justification as LaTeX text (escaping what \\text would misread)."""
+    """Plain words as LaTeX ``\\text`` content (escaping what it would misread)."""
     for bad, good in (("\\", r"\backslash "), ("_", r"\_"), ("^", r"\^{}"), ("#", r"\#"), ("%", r"\%"), ("&", r"\&")):
         value = value.replace(bad, good)
     return value
 
 
-def _statement(latex: str) -> str:
-    """A statement with ``\\\\`` line breaks goes in a centred ``gathered`` block."""
-    return f"\\begin{{gathered}}{latex}\\end{{gathered}}" if "\\\\" in latex else latex
+_RELATION = {"=": "=", "<": "<", "<=": r"\le", "!=": r"\ne"}
 
 
-def _same_when_built(lhs, rhs) -> bool:
-    """True when SymPy already evaluated both sides to the same expression
-    while building them (the step's work was done by that evaluation)."""
-    try:
-        return sympy.sympify(lhs) == sympy.sympify(rhs)
-    except (TypeError, ValueError, sympy.SympifyError):
-        return False
+def _aligned(rows: list[str]) -> str:
+    return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
 
 
-_BUILT = "; SymPy's evaluation while building both sides already agrees"
+def visible_length(tex: str) -> int:
+    r"""A rough count of the characters a LaTeX string prints.
+
+    Function names count with their letters, other commands (Greek letters,
+    ``\cdot``) as one character, braces and spacing not at all.
+
+    Examples
+    --------
+    >>> visible_length(r"\sin{\left(x \right)} + \omega")
+    8
+    """
+    import re
+
+    tex = re.sub(r"\\(left|right|begin\{[a-z]*\}|end\{[a-z]*\}|quad|qquad|,|;|!)", "", tex)
+    tex = re.sub(r"\\(sin|cos|tan|log|exp|ln|operatorname|text|mathrm)\b", lambda m: m.group(1)[:3], tex)
+    tex = re.sub(r"\\[a-zA-Z]+", "#", tex)
+    return len(re.sub(r"[{}\s^_&]", "", tex))
 
 
-def _chain_lines(chain: Chain) -> list[str]:
-    rows = [f"& {_latex(chain.start)} \\\\"]
-    previous = chain.start
-    for expression, why in chain.links:
-        note = _BUILT if _same_when_built(previous, expression) else ""
-        rows.append(f"&= {_latex(expression)} && \\text{{({_text(why + note)})}} \\\\")
-        previous = expression
-    rows[-1] = rows[-1].removesuffix(" \\\\")
-    return ["$$", r"\begin{aligned}", *rows, r"\end{aligned}", "$$"]
+def _pieces(expression) -> list[str]:
+    """LaTeX of the top-level terms (a sum) or factors (a product), in printed order, for breaking."""
+    if isinstance(expression, sympy.Add):
+        terms = [latex(term) for term in expression.as_ordered_terms()]
+        return [terms[0]] + [term if term.startswith("-") else f"+ {term}" for term in terms[1:]]
+    if isinstance(expression, sympy.Mul) and len(expression.args) > 1:
+        coefficient, factors = expression.as_coeff_mul()
+        if coefficient == 1:
+            return [
+                latex(factor) if not isinstance(factor, sympy.Add) else f"\\left({latex(factor)}\\right)"
+                for factor in factors
+            ]
+    return [latex(expression)]
 
 
-def _step_lines(part, first_number: int) -> list[str]:
-    count = sum(1 for _ in part.checks())
-    numbers = f"Step {first_number}" if count == 1 else f"Steps {first_number}–{first_number + count - 1}"
-    if isinstance(part, Chain):
-        return [f"{numbers}:", "", *_chain_lines(part), ""]
-    if isinstance(part, Equal):
-        note = _BUILT if _same_when_built(part.lhs, part.rhs) else ""
-        return [
-            f"{numbers} ({part.why}{note}):",
-            "",
-            "$$",
-            f"{_latex(part.lhs)} = {_latex(part.rhs)}",
-            "$$",
-            "",
-        ]
-    if isinstance(part, Fact):
-        why = f" ({part.why})" if part.why else ""
-        return [f"{numbers}, checked by computation: {part.claim}{why}.", ""]
-    raise TypeError(f"cannot render a step of type {type(part).__name__}")
+def _side_rows(expression, prefix: str) -> list[str]:
+    """``prefix`` + the expression, on as many aligned rows as its width needs."""
+    whole = latex(expression)
+    if visible_length(whole) <= _WIDE:
+        return [f"{prefix}{whole}"]
+    pieces = _pieces(expression)
+    if len(pieces) == 1:
+        return [f"{prefix}{whole}"]
+    rows, current = [], ""
+    for piece in pieces:
+        if current and visible_length(current + piece) > _WIDE:
+            rows.append(current)
+            current = piece
+        else:
+            current = f"{current} {piece}".strip()
+    rows.append(current)
+    return [f"{prefix}{rows[0]}"] + [f"&\\quad {row}" for row in rows[1:]]
 
 
-def _checked_lines(theorem: Theorem, result: Result) -> list[str]:
-    if result.ok:
-        symbolic = [s for s in result.step_results if s.method != "fact"]
-        facts = len(result.step_results) - len(symbolic)
-        methods = sorted({s.method for s in symbolic})
-        lines = [f"**Checked when this page was built** ({seconds_bound(result.seconds)}):", ""]
-        if symbolic:
-            lines.append(
-                f"- {len(symbolic)} symbolic {'step' if len(symbolic) == 1 else 'steps'}: "
-                f"each residual reduced to exactly 0 ({', '.join(methods)});"
-            )
-        if facts:
-            lines.append(
-                f"- {facts} {'fact' if facts == 1 else 'facts'} checked by computation "
-                "(enumeration, SymPy's assumptions, or the numpy builders within the stated tolerance) held;"
-            )
-    else:
-        lines = ["**FAILED when this page was built**:", ""]
-        lines += [f"- {failure}" for failure in result.failures]
-    if theorem.witness is not None and result.witness_error is not None:
-        licenses = f" against `{theorem.witness.licenses}`" if theorem.witness.licenses else ""
-        lines.append(
-            f"- numeric witness{licenses}: {theorem.witness.description}; largest error "
-            f"{result.witness_error:.2g} (tolerance {theorem.witness.tolerance:.0e});"
-        )
-    lines.append(f"- negative control {result.negative_control}: {theorem.negative_control_text}.")
+def _why_rows(why: str) -> list[str]:
+    """A justification on its own line(s) under the step, wrapped to the phone's width."""
+    import textwrap
+
+    lines = textwrap.wrap(f"({why})", width=34)
+    return [f"&\\quad\\text{{{_text(line)}}}" for line in lines]
+
+
+def _relation_rows(lhs: str, relation: str, rhs: str) -> list[str]:
+    """One ``lhs relation rhs``: on one line, or broken before the relation when wide."""
+    if visible_length(lhs) + visible_length(rhs) <= _WIDE:
+        return [f"{lhs} &{relation} {rhs}"]
+    return [f"&{lhs}", f"&{relation} {rhs}"]
+
+
+def _relation_rows_of(lhs, relation: str, rhs) -> list[str]:
+    """Like :func:`_relation_rows`, from expressions: long sides are broken at their terms."""
+    left, right = latex(lhs), latex(rhs)
+    if visible_length(left) + visible_length(right) <= _WIDE:
+        return [f"{left} &{relation} {right}"]
+    return [*_side_rows(lhs, "&"), *_side_rows(rhs, f"&{relation} ")]
+
+
+def statement_latex(conclusions) -> str:
+    """The statement: the conclusions, aligned at their relations.
+
+    Examples
+    --------
+    >>> from sympy import Symbol, sin, cos
+    >>> x = Symbol("x", real=True)
+    >>> print(statement_latex([Conclusion(sin(2 * x), 2 * sin(x) * cos(x), over=(x,))]))
+    \\begin{aligned}
+    \\sin{\\left(2 x \\right)} &= 2 \\sin{\\left(x \\right)} \\cos{\\left(x \\right)}
+    \\end{aligned}
+    """
+    rows = []
+    for conclusion in conclusions:
+        rows += _relation_rows_of(conclusion.lhs, _RELATION[conclusion.relation], conclusion.rhs)
+    return _aligned(rows)
+
+
+def _statement_lines(conclusions) -> list[str]:
+    """One display per conclusion (a statement with several reads as a list)."""
+    lines = []
+    for conclusion in conclusions:
+        lines += _display(statement_latex([conclusion]))
     return lines
 
 
-def theorem_myst(theorem: Theorem, result: Result) -> str:
-    """The MyST markdown of one theorem and its checked proof.
+def _describe(symbol) -> str:
+    if isinstance(symbol, sympy.MatrixSymbol):
+        rows, cols = symbol.shape
+        if cols == 1:
+            return f"column of length ${latex(rows)}$"
+        return f"${latex(rows)} \\times {latex(cols)}$ matrix"
+    words = []
+    if symbol.is_integer:
+        if symbol.is_even:
+            words.append("even")
+        if symbol.is_positive:
+            words.append("positive")
+        elif symbol.is_nonnegative:
+            words.append("nonnegative")
+        elif symbol.is_nonzero:
+            words.append("nonzero")
+        words.append("integer")
+    elif symbol.is_real:
+        if symbol.is_positive:
+            words.append("positive")
+        elif symbol.is_nonnegative:
+            words.append("nonnegative")
+        words.append("real")
+    else:
+        words.append("complex")
+    return " ".join(words)
+
+
+def domain_text(conclusions) -> str:
+    """ "for all ..." over the quantified symbols, grouped by their declared domain.
+
+    Examples
+    --------
+    >>> from sympy import Symbol, sin
+    >>> x, w = Symbol("x", real=True), Symbol("omega", positive=True)
+    >>> domain_text([Conclusion(sin(w * x), sin(w * x), over=(w, x))])
+    'for every positive real $\\\\omega$ and real $x$'
+    """
+    groups: dict[str, list] = {}
+    for conclusion in conclusions:
+        for symbol in conclusion.over:
+            names = groups.setdefault(_describe(symbol), [])
+            if symbol not in names:
+                names.append(symbol)
+    if not groups:
+        return ""
+    parts = []
+    for description, symbols in groups.items():
+        listed = ", ".join(latex(symbol) for symbol in symbols)
+        if "matrix" in description or "column" in description:
+            parts.append(f"${listed}$ {'an' if description.startswith('$') else 'a'} {description}")
+        else:
+            parts.append(f"{description} ${listed}$")
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return "for every " + text
+
+
+def _where(conclusions) -> list[str]:
+    seen = []
+    for conclusion in conclusions:
+        if conclusion.where and conclusion.where not in seen:
+            seen.append(conclusion.where)
+    return seen
+
+
+def _display(body: str) -> list[str]:
+    return ["", "$$", body, "$$", ""]
+
+
+def _step_rows(check, context=None) -> list[str]:
+    """Aligned rows for one check: ``lhs = rhs`` with the justification below it."""
+    lhs, relation, rhs = check.sides(context)
+    return [*_relation_rows_of(lhs, _RELATION[relation], rhs), *_why_rows(check.why)]
+
+
+def _chain_display(chain: Chain) -> str:
+    rows = _side_rows(chain.start, "&")
+    for expression, why in chain.links:
+        rows += [*_side_rows(expression, "&= "), *_why_rows(why)]
+    return _aligned(rows)
+
+
+def _part_lines(part) -> list[str]:
+    """A step of the human proof, displayed."""
+    if isinstance(part, Chain):
+        return _display(_chain_display(part))
+    if isinstance(part, (Equal, Termwise, Holds, Use)):
+        return _display(_aligned(_step_rows(part)))
+    if isinstance(part, Fact):
+        why = f" ({part.why})" if part.why else ""
+        return ["", f"Computed: {part.claim}{why}.", ""]
+    raise TypeError(f"cannot render a step of type {type(part).__name__}")
+
+
+def _machine_lines(theorem: Theorem, result: Result) -> list[str]:
+    """The numbered machine chain and what the checker said, for the fold."""
+    lines = []
+    number = 1
+    for part in theorem.steps:
+        count = len(list(part.checks()))
+        numbers = f"Step {number}" if count == 1 else f"Steps {number}–{number + count - 1}"
+        kind = {
+            Chain: "each equals sign checked",
+            Equal: "checked equation",
+            Termwise: "sums equal term by term (summands proved equal for an arbitrary index)",
+            Use: f"instance of {getattr(part, 'theorem_id', '')}",
+            Holds: "inequality decided by SymPy's assumptions",
+            Fact: "computed",
+        }[type(part)]
+        if isinstance(part, Fact):
+            lines += [f"{numbers} ({kind}): {part.claim}" + (f" ({part.why})" if part.why else "") + ".", ""]
+        elif isinstance(part, Chain):
+            lines += [f"{numbers} ({kind}):", *_display(_chain_display(part))]
+        else:
+            lines += [f"{numbers} ({kind}):", *_display(_aligned(_step_rows(part)))]
+        number += count
+    methods = sorted({step.method for step in result.step_results if step.proved})
+    if result.ok:
+        lines.append(
+            f"All {result.steps} steps proved, {result.trivial_steps} trivial; every residual reduced to exactly 0 "
+            f"or the step was decided as stated (methods: {', '.join(methods)})."
+        )
+    else:
+        lines += ["FAILED when this page was built:", ""] + [f"- {failure}" for failure in result.failures]
+    lines.append("")
+    if theorem.witness is not None:
+        error = "" if result.witness_error is None else f"; largest error {result.witness_error:.2g}"
+        lines += [
+            f"Numeric witness against `{theorem.witness.licenses}`: {theorem.witness.description}{error} "
+            f"(tolerance {theorem.witness.tolerance:.0e}): {result.witness}.",
+            "",
+        ]
+    control = theorem.negative_control
+    if isinstance(control, Conclusion):
+        lines += [
+            f"Negative control ({result.negative_control}): the wrong variant",
+            *_display(statement_latex([control])),
+            "is not proved by the checker and is shown false at points sampled from its domain.",
+            "",
+        ]
+    elif isinstance(control, Fact):
+        lines += [f"Negative control ({result.negative_control}), computed: {control.claim}.", ""]
+    return lines
+
+
+def theorem_myst(theorem: Theorem, result: Result, checking: str = CHECKING_PAGE) -> str:
+    """The MyST markdown of one theorem box: statement, scope, human proof, machine fold.
 
     Examples
     --------
     >>> from posenc_math import theorems
     >>> text = theorem_myst(theorems.get("shift-block"), theorems.verify_one("shift-block"))
-    >>> ":label: thm-shift-block" in text and "Checked when this page was built" in text
+    >>> ":label: thm-shift-block" in text and "posenc-machine-proof" in text
     True
     """
+    _NOTATION.clear()
+    _NOTATION.update(theorem.notation)
+    try:
+        return _theorem_myst(theorem, result, checking)
+    finally:
+        _NOTATION.clear()
+
+
+def _theorem_myst(theorem: Theorem, result: Result, checking: str) -> str:
+    status = "verified" if result.ok else "FAILED"
+    scope = f"scope **{theorem.scope}**" + (f": {theorem.scope_note}" if theorem.scope_note else "")
+    where = _where(theorem.conclusions)
     lines = [
-        f":::{{prf:theorem}} {theorem.title}",
+        f"::::{{prf:theorem}} {theorem.title}",
         f":label: {label(theorem.id)}",
         "",
-        "$$",
-        _statement(theorem.statement),
-        "$$",
+    ]
+    if theorem.lead:
+        lines += [theorem.lead, ""]
+    lines += _statement_lines(theorem.conclusions)
+    domain = domain_text(theorem.conclusions)
+    names = [f"${sympy.latex(symbol)} = {sympy.latex(value)}$" for value, symbol in theorem.notation.items()]
+    named = f", where {', '.join(names)}" if names else ""
+    lines += [domain + named + (f"; {'; '.join(where)}" if where else "") + ".", ""]
+    uses = ", ".join(f"{{prf:ref}}`{used} <{label(used)}>`" for used in theorem.uses)
+    lines += [
+        f"**{status}** when this page was built ({seconds_bound(result.seconds)}); {scope}. "
+        f"Id `{theorem.id}`" + (f"; uses {uses}" if uses else "") + f". {{doc}}`How this is checked <{checking}>`",
         "",
-        f"Theorem id: `{theorem.id}` (cite it; check it with `posenc-math verify {theorem.id}`).",
+        "::::",
         "",
-        "Assumptions: " + "; ".join(theorem.assumptions) + "." if theorem.assumptions else "",
+        f"::::{{posenc-proof}} {theorem.id}",
+    ]
+    for item in theorem.proof:
+        lines += ["", item, ""] if isinstance(item, str) else _part_lines(item)
+    if theorem.remarks:
+        lines += ["", theorem.remarks, ""]
+    lines += [
+        "",
+        f":::{{posenc-machine-proof}} {result.steps} machine-checked steps",
+        *_machine_lines(theorem, result),
         ":::",
+        "::::",
         "",
-        ":::{prf:proof}",
     ]
-    number = 1
-    for part in theorem.steps:
-        lines += _step_lines(part, number)
-        number += sum(1 for _ in part.checks())
-    lines += [*_checked_lines(theorem, result), "", ":::", ""]
     return "\n".join(lines)
 
 
-def index_myst(theorems: list[Theorem], results: list[Result]) -> str:
-    """Every theorem: a summary table, then each statement with its status.
-
-    Each id links (``prf:ref``) to the theorem's label, on the page that
-    derives it step by step.
-    """
+def index_myst(theorems: list[Theorem], results: list[Result], checking: str = CHECKING_PAGE) -> str:
+    """Every theorem: a table with status and scope, linked to the page that proves it."""
     lines = [
-        "| theorem | status | steps | negative control | checked in |",
-        "| --- | --- | ---: | --- | --- |",
+        "| theorem | status | scope | steps | uses |",
+        "| --- | --- | --- | ---: | --- |",
     ]
-    for result in results:
+    for theorem, result in zip(theorems, results, strict=True):
+        status = "verified" if result.ok else "FAILED"
+        uses = ", ".join(theorem.uses) or "–"
         lines.append(
-            f"| {{prf:ref}}`{result.id} <{label(result.id)}>` | {result.status} | "
-            f"{result.steps} | {result.negative_control} | {seconds_bound(result.seconds)} |"
+            f"| {{prf:ref}}`{result.id} <{label(result.id)}>` | {status} | {result.scope} | {result.steps} | {uses} |"
         )
-    lines.append("")
-    for theorem, result in zip(theorems, results):
-        lines += [
-            f"**{theorem.title}** ({{prf:ref}}`{theorem.id} <{label(theorem.id)}>`): {result.status}, "
-            f"{result.steps} steps, negative control {result.negative_control}, "
-            f"checked in {seconds_bound(result.seconds)}.",
-            "",
-            "$$",
-            _statement(theorem.statement),
-            "$$",
-            "",
-        ]
+    general = sum(result.scope == "general" for result in results)
+    lines += [
+        "",
+        f"{general} of {len(results)} theorems are general; {{doc}}`the scope labels <{checking}>` say what that "
+        "means.",
+        "",
+    ]
     return "\n".join(lines)
+
+
+def _layers(graph: dict[str, list[str]]) -> dict[str, int]:
+    """Depth of each theorem: 0 for one that uses nothing, else 1 + the deepest it uses."""
+    depth: dict[str, int] = {}
+
+    def visit(node, trail=()):
+        if node in depth:
+            return depth[node]
+        if node in trail:
+            raise ValueError(f"uses form a cycle through {node!r}")
+        used = [u for u in graph.get(node, ()) if u in graph]
+        depth[node] = 1 + max((visit(u, (*trail, node)) for u in used), default=-1)
+        return depth[node]
+
+    for node in graph:
+        visit(node)
+    return depth
+
+
+_SCOPE_COLOURS = {"general": "#e6f2e6", "instances": "#fff1cc", "computation": "#fbe0e0"}
+
+
+def _ordered_layers(graph: dict[str, list[str]], depth: dict[str, int]) -> dict[int, list[str]]:
+    """Nodes per layer, ordered to keep arrows short (two barycentre sweeps)."""
+    layers: dict[int, list[str]] = {}
+    for node in graph:
+        layers.setdefault(depth[node], []).append(node)
+    users: dict[str, list[str]] = {node: [] for node in graph}
+    for node, used in graph.items():
+        for target in used:
+            if target in users:
+                users[target].append(node)
+    for _ in range(2):
+        rank = {node: row for nodes in layers.values() for row, node in enumerate(nodes)}
+        for level in sorted(layers)[1:]:
+            layers[level].sort(key=lambda n: sum(rank[u] for u in graph[n] if u in rank) / max(len(graph[n]), 1))
+            rank.update({node: row for row, node in enumerate(layers[level])})
+        if 0 in layers:
+            linked = [n for n in layers[0] if users[n]]
+            alone = [n for n in layers[0] if not users[n]]
+            linked.sort(key=lambda n: sum(rank[u] for u in users[n]) / len(users[n]))
+            layers[0] = linked + alone
+    return layers
+
+
+def dependency_graph_svg(
+    graph: dict[str, list[str]], pages: dict[str, str] | None = None, scopes: dict[str, str] | None = None
+) -> str:
+    """The ``uses`` graph drawn as an SVG (matplotlib): layers by depth, arrows to what is used.
+
+    Boxes are coloured by scope when ``scopes`` is given and link to their
+    theorem when ``pages`` is given.
+
+    Examples
+    --------
+    >>> svg = dependency_graph_svg({"angle-addition": [], "shift-block": ["angle-addition"]})
+    >>> svg.startswith("<svg") and "shift-block" in svg
+    True
+    """
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.patches
+    import matplotlib.pyplot as plt
+
+    depth = _layers(graph)
+    layers = _ordered_layers(graph, depth)
+    row: dict[str, float] = {}
+    for level in sorted(layers):
+        previous = -1.0
+        for node in layers[level]:
+            heights = [row[u] for u in graph[node] if u in row]
+            wanted = sum(heights) / len(heights) if heights else previous + 1
+            row[node] = max(wanted, previous + 1)
+            previous = row[node]
+    height = max(row.values(), default=0) + 1
+    with plt.rc_context({"svg.hashsalt": "posenc-math", "svg.fonttype": "none", "font.size": 9}):
+        figure, axes = plt.subplots(figsize=(2.6 * max(len(layers), 1), 0.3 * height + 0.6))
+        boxes = {}
+        for node in graph:
+            boxes[node] = axes.text(
+                depth[node],
+                row[node],
+                node,
+                ha="center",
+                va="center",
+                bbox={
+                    "boxstyle": "round,pad=0.25",
+                    "fc": _SCOPE_COLOURS.get((scopes or {}).get(node, ""), "white"),
+                    "ec": "0.3",
+                    "lw": 0.8,
+                },
+                url=None if pages is None else f"{pages[node]}.html#{label(node)}",
+            )
+        for node, used in graph.items():
+            for target in used:
+                if target in boxes:
+                    axes.annotate(
+                        "",
+                        xy=(1, 0.5),
+                        xycoords=boxes[target],
+                        xytext=(0, 0.5),
+                        textcoords=boxes[node],
+                        arrowprops={"arrowstyle": "-|>", "color": "0.45", "shrinkA": 4, "shrinkB": 4, "lw": 0.8},
+                    )
+        axes.set_xlim(-0.6, max(len(layers) - 1, 0) + 0.6)
+        axes.set_ylim(height - 0.5, -0.7)
+        axes.axis("off")
+        if scopes:
+            handles = [
+                matplotlib.patches.Patch(facecolor=colour, edgecolor="0.3", label=scope)
+                for scope, colour in _SCOPE_COLOURS.items()
+                if scope in scopes.values()
+            ]
+            axes.legend(handles=handles, loc="lower right", frameon=False, title="scope")
+        buffer = io.StringIO()
+        figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+        plt.close(figure)
+    text = buffer.getvalue()
+    return text[text.index("<svg") :]
