@@ -6,8 +6,9 @@ while the page is built:
 
 - a sphinx-proof ``prf:theorem`` (label ``thm-<id>``): the optional lead,
   the statement *rendered from the conclusions* with the quantified symbols
-  and their domain, and one line with the status ("verified", a coarse time
-  bound), the scope label and note, and a link to the page "How the proofs
+  and their domain, and one line with the status ("verified"; no time:
+  checking times vary with the machine's load, and a page must not), the
+  scope label and note, and a link to the page "How the proofs
   are checked" (``checking``);
 - the human proof (``posenc-proof``): prose and the displayed steps, each a
   checked step;
@@ -16,8 +17,9 @@ while the page is built:
 
 Chains are aligned multi-line displays, one step per line with its
 justification on the line below, so they fit a phone's width.  Everything
-written here is deterministic for a given theorem and result (times are
-coarse bounds), so two builds of one commit give the same page.
+written here is deterministic for a given theorem and result (no time is
+shown; ``posenc-math verify`` prints them), so two builds of one commit give
+the same page.
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ __all__ = [
     "index_myst",
     "label",
     "latex",
-    "seconds_bound",
     "statement_latex",
     "theorem_myst",
 ]
@@ -55,20 +56,6 @@ def label(theorem_id: str) -> str:
     'thm-shift-block'
     """
     return f"thm-{theorem_id}"
-
-
-def seconds_bound(seconds: float) -> str:
-    """A coarse, build-stable bound on a checking time.
-
-    Examples
-    --------
-    >>> seconds_bound(0.04), seconds_bound(2.5)
-    ('under 1 s', 'under 10 s')
-    """
-    for bound in (1, 10, 100):
-        if seconds < bound:
-            return f"under {bound} s"
-    return f"{seconds:.0f} s"
 
 
 _NOTATION: dict = {}
@@ -388,7 +375,7 @@ def _theorem_myst(theorem: Theorem, result: Result, checking: str) -> str:
     lines += [domain + named + (f"; {'; '.join(where)}" if where else "") + ".", ""]
     uses = ", ".join(f"{{prf:ref}}`{used} <{label(used)}>`" for used in theorem.uses)
     lines += [
-        f"**{status}** when this page was built ({seconds_bound(result.seconds)}); {scope}. "
+        f"**{status}** when this page was built; {scope}. "
         f"Id `{theorem.id}`" + (f"; uses {uses}" if uses else "") + f". {{doc}}`How this is checked <{checking}>`",
         "",
         "::::",
