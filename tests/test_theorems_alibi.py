@@ -5,9 +5,10 @@ import dataclasses
 import numpy as np
 import pytest
 import sympy
+from theorem_checks import assert_verified_on_page, replace_step
 
 from posenc_math import encodings
-from posenc_math.theorems import Equal, Fact, Termwise, get, page_of, verify_theorem
+from posenc_math.theorems import Equal, Fact, Termwise, get, verify_theorem
 
 IDS = ("alibi-geometric", "softmax-shift-invariance")
 
@@ -19,28 +20,14 @@ def results():
 
 @pytest.mark.parametrize("theorem_id", IDS)
 def test_theorem_verifies_with_its_control_rejected(results, theorem_id):
-    result = results[theorem_id]
-    assert result.status == "verified", result.failures
-    assert result.negative_control == "rejected"
-    assert result.witness == "passed" and result.trivial_steps == 0
-    assert result.scope == "general"
-    assert page_of(theorem_id) == "alibi"
-    theorem = get(theorem_id)
-    assert theorem.witness.licenses.startswith("posenc_math.encodings.")
-    assert all(any(item is step for step in theorem.steps) for item in theorem.proof if not isinstance(item, str))
-
-
-def _replace_step(theorem, index, step):
-    steps = list(theorem.steps)
-    steps[index] = step
-    return dataclasses.replace(theorem, steps=tuple(steps))
+    assert_verified_on_page(results[theorem_id], theorem_id, "alibi")
 
 
 def test_wrong_ratio_is_reported_by_number():
     theorem = get("alibi-geometric")
     index = next(i for i, step in enumerate(theorem.steps) if isinstance(step, Equal) and "2^(-8h/n)" in step.why[-9:])
     step = theorem.steps[index]
-    broken = verify_theorem(_replace_step(theorem, index, dataclasses.replace(step, rhs=1 / step.rhs)))
+    broken = verify_theorem(replace_step(theorem, index, dataclasses.replace(step, rhs=1 / step.rhs)))
     number = index + 1  # every step before it is one check
     assert [s.number for s in broken.step_results if not s.proved] == [number]
     assert any(f.startswith(f"step {number} (") for f in broken.failures)
@@ -60,7 +47,7 @@ def test_flipped_bias_in_the_alibi_sum_fails_its_step():
     step = theorem.steps[index]
     m = sympy.Symbol("m", positive=True)
     flipped = step.rhs_sum.func(step.rhs_sum.function.subs(m, -m), *step.rhs_sum.limits)
-    broken = verify_theorem(_replace_step(theorem, index, dataclasses.replace(step, rhs_sum=flipped)))
+    broken = verify_theorem(replace_step(theorem, index, dataclasses.replace(step, rhs_sum=flipped)))
     assert [s.number for s in broken.step_results if not s.proved] == [index + 1]
 
 

@@ -5,9 +5,10 @@ import dataclasses
 import numpy as np
 import pytest
 import sympy
+from theorem_checks import assert_verified_on_page, replace_step
 
 from posenc_math import encodings
-from posenc_math.theorems import Equal, Fact, context_extension, get, page_of, verify_theorem
+from posenc_math.theorems import Equal, Fact, context_extension, get, verify_theorem
 
 IDS = ("ntk-base", "yarn-ramp")
 
@@ -19,21 +20,7 @@ def results():
 
 @pytest.mark.parametrize("theorem_id", IDS)
 def test_theorem_verifies_with_its_control_rejected(results, theorem_id):
-    result = results[theorem_id]
-    assert result.status == "verified", result.failures
-    assert result.negative_control == "rejected"
-    assert result.witness == "passed" and result.trivial_steps == 0
-    assert result.scope == "general"
-    assert page_of(theorem_id) == "context-extension"
-    theorem = get(theorem_id)
-    assert theorem.witness.licenses.startswith("posenc_math.encodings.")
-    assert all(any(item is step for step in theorem.steps) for item in theorem.proof if not isinstance(item, str))
-
-
-def _replace_step(theorem, index, step):
-    steps = list(theorem.steps)
-    steps[index] = step
-    return dataclasses.replace(theorem, steps=tuple(steps))
+    assert_verified_on_page(results[theorem_id], theorem_id, "context-extension")
 
 
 def test_wrong_power_in_an_equation_is_reported_by_number():
@@ -41,7 +28,7 @@ def test_wrong_power_in_an_equation_is_reported_by_number():
     index = next(i for i, step in enumerate(theorem.steps) if isinstance(step, Equal) and "divided by s" in step.why)
     good = theorem.steps[index]
     s = sympy.Symbol("s", positive=True)
-    broken = verify_theorem(_replace_step(theorem, index, dataclasses.replace(good, rhs=good.rhs * s**2)))
+    broken = verify_theorem(replace_step(theorem, index, dataclasses.replace(good, rhs=good.rhs * s**2)))
     number = index + 1
     assert broken.status == "failed" and broken.negative_control == "rejected"
     assert [step.number for step in broken.step_results if not step.proved] == [number]
@@ -52,7 +39,7 @@ def test_yarn_ramp_end_without_two_pi_fails():
     theorem = get("yarn-ramp")
     step = theorem.steps[0]
     wrong = dataclasses.replace(step, lhs=step.lhs.subs(sympy.pi, sympy.Rational(1, 2)))
-    broken = verify_theorem(_replace_step(theorem, 0, wrong))
+    broken = verify_theorem(replace_step(theorem, 0, wrong))
     assert not broken.step_results[0].proved and broken.status == "failed"
 
 

@@ -129,3 +129,18 @@ def test_install_instructions_name_only_a_checkout_or_a_wheel():
         assert not from_index, f"{name} tells readers to install from a package index: {from_index}"
         assert "pip install '.[plot]'" in text and "pip wheel --no-deps ." in text, name
     assert f"dist/posenc_math-{posenc_math.__version__}-py3-none-any.whl" in readme
+
+
+def test_bench_runs_the_library_sections_from_the_wheel(venv, tmp_path):
+    """``python -m posenc_math.bench`` from the wheel runs the library's sections and says what the site
+    sections need, without a traceback; its speed bars are not checked here (the machine is shared), so
+    the exit status may be 1 when a bar is missed, never a crash."""
+    where = run_in(venv, tmp_path, "python", "-c", "import posenc_math; print(posenc_math.__file__)")
+    assert where.returncode == 0, where.stderr
+    assert str(ROOT) not in where.stdout, "the bench must run from the wheel, not the checkout"
+    run = run_in(venv, tmp_path, "python", "-m", "posenc_math.bench")
+    assert run.returncode in (0, 1) and "Traceback" not in run.stderr, run.stderr[-3000:]
+    assert "[tables]" in run.stdout and "[verify]" in run.stdout
+    assert "theorems verified / registered" in run.stdout
+    assert "[site]" not in run.stdout and "[browser]" not in run.stdout
+    assert "tools/bench_site.py" in run.stdout and "source checkout" in run.stdout

@@ -191,6 +191,18 @@ def similarity_matrices(tables: dict[str, ArrayLike], *, limit: int | None = Non
     return figure
 
 
+def _sentence_parts(tokens, token, position, total) -> tuple[list[str], list[np.ndarray]]:
+    """The token labels and the three (n_tokens, dim) tables of one sentence, checked to agree."""
+    labels = [str(t) for t in tokens]
+    parts = [check_table(name, value) for name, value in (("token", token), ("position", position), ("total", total))]
+    if len({part.shape for part in parts}) != 1 or parts[0].shape[0] != len(labels):
+        raise ValueError(
+            "token, position and total must have one shape (n_tokens, dim) with "
+            f"n_tokens = len(tokens) = {len(labels)}; got {[part.shape for part in parts]}"
+        )
+    return labels, parts
+
+
 def embedding_sum(
     tokens: Sequence[str], token: ArrayLike, position: ArrayLike, total: ArrayLike, *, max_dims: int | None = None
 ) -> Figure:
@@ -224,14 +236,7 @@ def embedding_sum(
     """
     import matplotlib.pyplot as plt
 
-    tokens = [str(t) for t in tokens]
-    parts = [check_table(name, value) for name, value in (("token", token), ("position", position), ("total", total))]
-    shapes = {part.shape for part in parts}
-    if len(shapes) != 1 or parts[0].shape[0] != len(tokens):
-        raise ValueError(
-            "token, position and total must have one shape (n_tokens, dim) with "
-            f"n_tokens = len(tokens) = {len(tokens)}; got {[part.shape for part in parts]}"
-        )
+    tokens, parts = _sentence_parts(tokens, token, position, total)
     if max_dims is not None:
         parts = [part[:, :max_dims] for part in parts]
     limit = max(float(np.abs(part).max()) for part in parts) or 1.0
@@ -287,13 +292,7 @@ def embedding_difference(
     """
     import matplotlib.pyplot as plt
 
-    tokens = [str(t) for t in tokens]
-    parts = [check_table(name, value) for name, value in (("token", token), ("position", position), ("total", total))]
-    if len({part.shape for part in parts}) != 1 or parts[0].shape[0] != len(tokens):
-        raise ValueError(
-            "token, position and total must have one shape (n_tokens, dim) with "
-            f"n_tokens = len(tokens) = {len(tokens)}; got {[part.shape for part in parts]}"
-        )
+    tokens, parts = _sentence_parts(tokens, token, position, total)
     first, second = (check_int(name, row, minimum=0) for name, row in (("first", first), ("second", second)))
     if max(first, second) >= len(tokens):
         raise ValueError(f"first and second must be rows 0 .. {len(tokens) - 1}, got {first} and {second}")
