@@ -388,7 +388,7 @@ def _theorem_myst(theorem: Theorem, result: Result, checking: str) -> str:
         lines += ["", theorem.remarks, ""]
     lines += [
         "",
-        f":::{{posenc-machine-proof}} {result.steps} machine-checked steps",
+        f":::{{posenc-machine-proof}} {result.steps} machine-checked step{'' if result.steps == 1 else 's'}",
         *_machine_lines(theorem, result),
         ":::",
         "::::",
