@@ -187,6 +187,28 @@ def drop_build_info_backup(app: Sphinx, exception: Exception | None) -> None:
         (app.outdir / ".buildinfo.bak").unlink(missing_ok=True)
 
 
+def number_repeated_ids(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Give every repeated element id on a page a number: ``x``, ``x-2``, ``x-3``.
+
+    Some directives give every node they make the same fixed id
+    (sphinx-exercise: ``exercise-content``, ``solution-content``); a page
+    with two exercises then repeats an id, which HTML forbids and assistive
+    technology trips on.  The first node keeps its id, so links to it still
+    work; the order is the document's, so every build numbers alike.
+    """
+    seen: dict[str, int] = {}
+    for node in doctree.findall(nodes.Element):
+        ids = node.get("ids", [])
+        if not ids:
+            continue
+        renamed = []
+        for node_id in ids:
+            count = seen.get(node_id, 0) + 1
+            seen[node_id] = count
+            renamed.append(node_id if count == 1 else f"{node_id}-{count}")
+        node["ids"] = renamed
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the translator and the event handlers (nothing else)."""
     app.set_translator("html", AccessibleHTMLTranslator, override=True)
@@ -194,6 +216,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-outdated", note_changes)
     app.connect("env-updated", write_all_pages_or_none)
     app.connect("doctree-resolved", note_page_written)
+    app.connect("doctree-resolved", number_repeated_ids)
     app.connect("build-finished", restore_unchanged_search_index)
     app.connect("build-finished", drop_build_info_backup)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

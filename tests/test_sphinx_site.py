@@ -127,3 +127,22 @@ def test_other_builders_are_left_alone(make_app, site):
     app = build(make_app, site, buildername="latex")
     assert any(app.outdir.glob("*.tex"))
     assert not (app.outdir / "searchindex.js").exists()
+
+
+def test_repeated_ids_are_numbered_in_document_order():
+    from docutils import nodes
+    from docutils.utils import new_document
+
+    from posenc_math.sphinx_site import number_repeated_ids
+
+    document = new_document("page")
+    for _ in range(3):
+        document += nodes.section(ids=["exercise-content"])
+    document += nodes.section(ids=["unique"])
+    number_repeated_ids(None, document, "page")
+    assert [node["ids"] for node in document.children] == [
+        ["exercise-content"],
+        ["exercise-content-2"],
+        ["exercise-content-3"],
+        ["unique"],
+    ]

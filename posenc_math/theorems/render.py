@@ -242,11 +242,12 @@ def domain_text(conclusions) -> str:
         return ""
     parts = []
     for description, symbols in groups.items():
-        listed = ", ".join(latex(symbol) for symbol in symbols)
+        # one formula per symbol: a phone breaks the line between them
+        listed = ", ".join(f"${latex(symbol)}$" for symbol in symbols)
         if "matrix" in description or "column" in description:
-            parts.append(f"${listed}$ {'an' if description.startswith('$') else 'a'} {description}")
+            parts.append(f"{listed} {'an' if description.startswith('$') else 'a'} {description}")
         else:
-            parts.append(f"{description} ${listed}$")
+            parts.append(f"{description} {listed}")
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return "for every " + text
 
