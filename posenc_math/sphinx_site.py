@@ -79,12 +79,12 @@ def _is_html(app: Sphinx) -> bool:
 
 
 def copy_extension_css_first(app: Sphinx) -> None:
-    """sphinx-proof and myst-nb copy their CSS when the build has finished.
+    """sphinx-proof, sphinx-exercise and myst-nb copy their CSS when the build has finished.
 
     A page written before the file exists links it without Sphinx's ``?v=``
     checksum, a page written after with it, so a clean build (every page
     written first) and a rebuild (the file already there) differed.  Calling
-    the two extensions' own copy functions (their ``build-finished``
+    the extensions' own copy functions (their ``build-finished``
     handlers, public names of their modules) before any page is written
     makes every build link the files the same way.
     """
@@ -94,6 +94,10 @@ def copy_extension_css_first(app: Sphinx) -> None:
         import sphinx_proof
 
         sphinx_proof.copy_asset_files(app, None)
+    if "sphinx_exercise" in app.extensions:
+        import sphinx_exercise
+
+        sphinx_exercise.copy_asset_files(app, None)
     if "myst_nb" in app.extensions:
         import myst_nb.sphinx_ext
 
