@@ -14,7 +14,7 @@ def test_theorem_box_has_statement_scope_proof_and_fold():
     assert "{doc}`How this is checked <checking>`" in text
     assert "::::{posenc-proof} shift-block" in text
     assert ":::{posenc-machine-proof} 3 machine-checked steps" in text
-    assert "for every positive real $\\omega$ and real $t, k$" in text
+    assert "for every positive real $\\omega$ and real $t$, $k$" in text
 
 
 def test_statement_is_rendered_from_the_conclusions():
