@@ -21,3 +21,16 @@ def exact_sin_cos(position, pair, dim, *, base=10000, spacing="paper", digits=40
         denominator = n_pairs if spacing == "paper" else max(n_pairs - 1, 1)
         angle = mpmath.mpf(position) * mpmath.power(base, -mpmath.mpf(pair) / denominator)
         return float(mpmath.sin(angle)), float(mpmath.cos(angle))
+
+
+def peak_of(function):
+    """``(function(), peak bytes)`` as tracemalloc sees them (numpy reports its buffers to it)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        result = function()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()

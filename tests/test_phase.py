@@ -1,13 +1,13 @@
 """posenc_math.encodings._phase: exact frequencies, exact angle reduction,
 rounding once to narrow formats, and the peak-memory estimate."""
 
-import tracemalloc
 from fractions import Fraction
 
 import ml_dtypes
 import mpmath
 import numpy as np
 import pytest
+from conftest import peak_of
 
 from posenc_math.encodings._phase import (
     exact_frequencies,
@@ -144,16 +144,6 @@ def test_store_rounded_rounds_once_to_nearest_even(name, rng):
     store_rounded(out, values)
     expected = np.array([nearest(float(v), dtype.type if name != "bfloat16" else "bfloat16") for v in values])
     assert np.array_equal(out.astype(np.float64), expected)
-
-
-def peak_of(function):
-    tracemalloc.start()
-    try:
-        tracemalloc.reset_peak()
-        result = function()
-        return result, tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import exact_sin_cos
+from conftest import exact_sin_cos, peak_of
 
 from posenc_math import frequencies, sinusoidal, timing_signal, wavelengths
 from posenc_math.bench import seed_formula
@@ -244,18 +244,6 @@ def test_bfloat16_without_ml_dtypes_names_the_extra(monkeypatch):
 # --- memory (issue 13, item 4) -----------------------------------------------------
 
 
-def traced_peak(function):
-    import tracemalloc
-
-    tracemalloc.start()
-    try:
-        tracemalloc.reset_peak()
-        result = function()
-        return result, tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
 @pytest.mark.parametrize(
     "n_positions,dim,layout,dtype,bar",
     [
@@ -270,7 +258,7 @@ def traced_peak(function):
 )
 def test_peak_memory_is_close_to_the_output(n_positions, dim, layout, dtype, bar):
     # numpy reports its allocations to tracemalloc: the peak includes every intermediate.
-    table, peak = traced_peak(lambda: sinusoidal(n_positions, dim, layout=layout, dtype=dtype))
+    table, peak = peak_of(lambda: sinusoidal(n_positions, dim, layout=layout, dtype=dtype))
     assert peak / table.nbytes <= bar
 
 
@@ -289,5 +277,5 @@ def test_the_guard_counts_the_peak_before_any_work(monkeypatch):
         with pytest.raises(MemoryError, match="dim=2300000"):
             sinusoidal(1, 2_300_000)
 
-    _, peak = traced_peak(refused)
+    _, peak = peak_of(refused)
     assert peak < 100_000
