@@ -441,7 +441,7 @@ def clipped_index(i: int, j: int, k: int) -> int:
     Examples
     --------
     >>> [clipped_index(i, 0, 2) for i in range(-3, 4)]
-    [0, 0, 0, 1, 2, 3, 3]
+    [0, 0, 1, 2, 3, 3, 3]
     """
     if i - j <= -k:
         return 0
