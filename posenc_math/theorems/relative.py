@@ -363,11 +363,11 @@ def transformer_xl_relative() -> Theorem:
     chain = Chain(
         pair_start,
         [
-            (pair_regrouped, "(b) and (d) read the same R: q.W_R R + v.W_R R = (q + v).W_R R"),
-            (pair_end, "(i + s) - (j + s) = i - j: the shift cancels in the distance"),
+            (pair_regrouped, "(b) and (d) read the same R"),
+            (pair_end, "the shift cancels in i - j"),
         ],
     )
-    cancel = Termwise(sum_start, sum_end, "each pair: the shift cancels in the distance")
+    cancel = Termwise(sum_start, sum_end, "each pair: the shift cancels")
 
     def witness():
         rng = seeded("transformer-xl-relative")
@@ -423,8 +423,8 @@ def transformer_xl_relative() -> Theorem:
             r"$q_i^{\top} W_R R_{i-j}$ and (d) $v^{\top} W_R R_{i-j}$."
         ),
         remarks=(
-            "The negative control is the key-minus-query convention (T5's and this site's offset r = j - i): "
-            "with R_{j-i} the sine terms change sign, so it is not the same score."
+            r"The negative control reads $R_{j-i}$, the key-minus-query offset of T5 on this page: the sine terms "
+            r"change sign, so it is not Transformer-XL's score."
         ),
     )
 
@@ -514,7 +514,7 @@ def deberta_relative() -> Theorem:
         return ClippedIndex(query, key, K)
 
     moved_i, moved_j = Add(I_, S_, evaluate=False), Add(J_, S_, evaluate=False)
-    definition = Equal(delta(I_, J_), clip(I_ - J_ + K, 2 * K - 1), "the library's np.clip(i - j + k, 0, 2k - 1)")
+    definition = Equal(delta(I_, J_), clip(I_ - J_ + K, 2 * K - 1), "the library's np.clip")
     index = Conclusion(delta(moved_i, moved_j), delta(I_, J_), (I_, J_, S_, K))
 
     def score(query, key):
@@ -536,11 +536,11 @@ def deberta_relative() -> Theorem:
     )
     steps = (
         definition,
-        Equal(index.lhs, index.rhs, "(i + s) - (j + s) + k = i - j + k: the clip reads the offset only"),
-        Equal(scores.lhs, scores.rhs, "c2p and p2c read rows delta(i, j) and delta(j, i), both unchanged"),
-        Equal(last.lhs, last.rhs, "2k + u >= 0, and 2k + u >= 2k - 1: clipped to the last row"),
-        Equal(boundary.lhs, boundary.rhs, "i - j + k = 2k - 1 is already the last row"),
-        Equal(first.lhs, first.rhs, "-u <= 0: clipped to the first row"),
+        Equal(index.lhs, index.rhs, "the clip reads i - j only"),
+        Equal(scores.lhs, scores.rhs, "both rows unchanged"),
+        Equal(last.lhs, last.rhs, "2k + u >= 2k - 1: clipped to the last row"),
+        Equal(boundary.lhs, boundary.rhs, "already the last row"),
+        Equal(first.lhs, first.rhs, "-u <= 0: the first row"),
     )
 
     def witness():
@@ -581,7 +581,7 @@ def deberta_relative() -> Theorem:
 
     return Theorem(
         id="deberta-relative",
-        title="DeBERTa's scores depend on the positions only through the clipped offset delta(i, j)",
+        title="DeBERTa's scores depend on the positions only through the clipped offset",
         conclusions=(index, scores, last, boundary, first),
         steps=steps,
         witness=Witness(
@@ -611,7 +611,7 @@ def deberta_relative() -> Theorem:
             r"position) and row $\delta(j, i)$ (position to content)."
         ),
         remarks=(
-            "Offsets -k .. k - 1 each read their own row; the last row is shared from i - j = k - 1 on. The "
-            "negative control is Shaw et al.'s clip to [-k, k], whose table has 2k + 1 rows."
+            r"Offsets $-k, \dots, k - 1$ each read their own row; the last row is shared from $i - j = k - 1$ on. "
+            r"The negative control is Shaw et al.'s clip to $[-k, k]$, whose table has $2k + 1$ rows."
         ),
     )
