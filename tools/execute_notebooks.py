@@ -72,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     if not pending:
         database.touch()  # looked up now: the next run can skip the lookup
         return 0
+    # Longest first, so that the last notebooks to start are short and no core
+    # waits long for the other at the end; a page's length stands in for its time.
+    pending.sort(key=lambda path: -Path(path).stat().st_size)
     began = time.perf_counter()
     print(f"executing {len(pending)} notebooks, {args.jobs} at a time", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
