@@ -2,10 +2,10 @@
 
 ``make html`` runs ``python tools/execute_notebooks.py CACHE docs/*.md`` and
 then sphinx-build, whose MyST-NB (``nb_execution_mode = "cache"``) finds
-every notebook's outputs in ``CACHE`` and executes nothing itself.  Sphinx
-cannot read in parallel here (sphinx-proof's domain cannot merge parallel
-reads), and executing the notebooks is most of a clean build, so this runs
-them side by side, one kernel per core, with exactly what MyST-NB would do:
+every notebook's outputs in ``CACHE`` and executes nothing itself.
+Executing the notebooks is most of a clean build, and here no two
+processes write the cache at once (Sphinx's parallel readers would), so
+this runs them side by side, one kernel per core, with exactly what MyST-NB would do:
 the same reader (MyST-NB's jupyter-cache plugin), the same executor
 (jupyter-cache's ``single_nb_execution``), ``docs/`` as working directory,
 errors not allowed.  Notebooks already in the cache are skipped (and when no
