@@ -131,6 +131,8 @@ def _prepare(app, env, docnames) -> None:
 
     _RENDERED.clear()
     reading = set(docnames)
+    if not reading:
+        return  # a no-op rebuild: nothing to read, SymPy not even imported
     wanted = [theorem_id for theorem_id in theorems.ids() if theorems.page_of(theorem_id) in reading]
     processes = min(len(wanted), os.cpu_count() or 1)
     if processes < 2 or len(wanted) < 4 or "fork" not in multiprocessing.get_all_start_methods():
