@@ -32,7 +32,7 @@ def test_wrong_power_in_an_equation_is_reported_by_number():
     number = index + 1
     assert broken.status == "failed" and broken.negative_control == "rejected"
     assert [step.number for step in broken.step_results if not step.proved] == [number]
-    assert any(f.startswith(f"step {number} (check: the slowest frequency is divided by s)") for f in broken.failures)
+    assert any(f.startswith(f"step {number} (check: the slowest frequency is divided by $s$)") for f in broken.failures)
 
 
 def test_yarn_ramp_end_without_two_pi_fails():

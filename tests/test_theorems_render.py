@@ -209,3 +209,14 @@ def test_wide_matrices_break_their_long_entries_inside_the_cell():
     tex = render.latex(sympy.Matrix([[entry, entry], [entry, entry]]))
     assert tex.count(r"\begin{aligned}") == 4 and r"\\[1ex]" in tex
     assert render.latex(sympy.Matrix([[k, m], [m, k]])) == r"\begin{pmatrix}k & m\\m & k\end{pmatrix}"
+
+
+def test_a_short_step_and_its_justification_start_at_the_left():
+    import sympy
+
+    from posenc_math.theorems import Equal
+
+    x = sympy.Symbol("x", real=True)
+    rows = render._step_rows(Equal(sympy.sin(2 * x), 2 * sympy.sin(x) * sympy.cos(x), "double angle"))
+    assert rows[0].startswith("&") and rows[0].count("&") == 1 and "&=" not in rows[0]
+    assert rows[1] == r"&\quad\text{(double angle)}"

@@ -65,6 +65,9 @@ def label(theorem_id: str) -> str:
 
 _NOTATION: dict = {}
 
+#: How SymPy's printer is set for theorem boxes: matrices as pmatrix, ln for the natural logarithm.
+_SETTINGS = {"mat_delim": "", "mat_str": "pmatrix", "ln_notation": True}
+
 
 class _Printer(LatexPrinter):
     """SymPy's LaTeX printer, with two changes for reading on any screen.
@@ -80,12 +83,18 @@ class _Printer(LatexPrinter):
 
     def _print_matrix_contents(self, expr) -> str:
         rows, cols = expr.shape
+        if not self._settings["fold_short_frac"]:
+            # e^{s_0} / Z_0 at full size, not a fraction shrunk to a matrix cell
+            cell = _Printer(
+                {**_SETTINGS, "fold_func_brackets": self._settings["fold_func_brackets"], "fold_short_frac": True}
+            )
+            return cell._print_matrix_contents(expr)
         cells = [[self._print(expr[i, j]) for j in range(cols)] for i in range(rows)]
         budget = max((_MATRIX_WIDE - 2 * cols) // cols, 8)
         broken = False
         if _matrix_width(cells) > _MATRIX_WIDE and not self._settings["fold_func_brackets"]:
             # as textbooks write a wide matrix: sin k omega, not sin(k omega)
-            folded = _Printer({"mat_delim": "", "mat_str": "pmatrix", "ln_notation": True, "fold_func_brackets": True})
+            folded = _Printer({**_SETTINGS, "fold_short_frac": True, "fold_func_brackets": True})
             return folded._print_matrix_contents(expr)
         if _matrix_width(cells) > _MATRIX_WIDE:
             for i in range(rows):
@@ -139,7 +148,6 @@ class _Printer(LatexPrinter):
             tex = f"\\frac{{{tex}}}{{{joined(bottom)}}}"
         return f"- {tex}" if negative else tex
 
-
     def _needs_function_brackets(self, expr) -> bool:
         # sin k omega, sin omega (k + l) without brackets: a product of symbols, numbers and sums
         if not all(factor.is_Atom or isinstance(factor, sympy.Add) for factor in sympy.Mul.make_args(expr)):
@@ -176,7 +184,7 @@ def _fill(pieces: list[str], width: int) -> list[str]:
 
 def _print(expression) -> str:
     """LaTeX by :class:`_Printer`, without the theorem's notation."""
-    return _Printer({"mat_delim": "", "mat_str": "pmatrix", "ln_notation": True}).doprint(expression)
+    return _Printer(_SETTINGS).doprint(expression)
 
 
 def _spelled(value) -> bool:
@@ -443,6 +451,11 @@ def _display(body: str) -> list[str]:
 def _step_rows(check, context=None) -> list[str]:
     """Aligned rows for one check: ``lhs = rhs`` with the justification below it."""
     lhs, relation, rhs = check.sides(context)
+    left, right = latex(lhs), latex(rhs)
+    if visible_length(left) + visible_length(right) <= _WIDE:
+        # aligned at the left, like the justification under it (aligned at the relation, a short
+        # step would push its justification to the middle of the line)
+        return [f"&{left} {_RELATION[relation]} {right}", *_why_rows(check.why)]
     return [*_relation_rows_of(lhs, _RELATION[relation], rhs), *_why_rows(check.why)]
 
 
