@@ -4,7 +4,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-SPHINXOPTS ?= -nW --keep-going
+# -j auto: pages are read and written one process per core (sphinx_site gives
+# sphinx-proof's domain the merge that parallel reads need).
+SPHINXOPTS ?= -nW --keep-going -j auto
 BUILD := _build
 MATHJAX := _static/mathjax/tex-mml-chtml.js
 
@@ -57,8 +59,8 @@ $(MATHJAX): node_modules/.package-lock.json
 
 # The one sphinx-build command: tests and tools/bench_site.py run
 # `make html BUILD=<dir>` (site, doctrees and notebook cache all under <dir>).
-# The notebooks run first, one per core, into the cache MyST-NB reads
-# (sphinx-build cannot read in parallel: sphinx-proof's domain does not merge).
+# The notebooks run first, one per core, into the cache MyST-NB reads; then
+# Sphinx reads and writes the pages, one process per core.
 html: $(VENV)/.docs-installed $(MATHJAX)
 	$(BIN)/python tools/execute_notebooks.py $(BUILD)/.jupyter_cache docs/*.md
 	$(BIN)/sphinx-build $(SPHINXOPTS) -b html -c . -d $(BUILD)/doctrees docs $(BUILD)/html

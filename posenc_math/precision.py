@@ -26,6 +26,8 @@ mpmath.
 
 from __future__ import annotations
 
+import math
+
 import mpmath
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
@@ -80,8 +82,11 @@ def _pairs(dim) -> int:
 def exact_angles(positions: ArrayLike, dim: int, *, base: float = 10000.0, digits: int = 40) -> np.ndarray:
     """Exact angles ``p * base ** (-2 j / dim)``, reduced to ``[-pi, pi]``.
 
-    Computed with mpmath at ``digits`` significant digits, so the float64
-    result is the exact angle correctly rounded.
+    The frequencies and ``2 pi`` are fixed to more than ``digits``
+    significant digits (mpmath, ``digits * log2(10) + 64`` bits) and the
+    products and the reduction are exact integer arithmetic, so the float64
+    result is the exact angle correctly rounded (up to an error far below
+    ``10**-digits``).
 
     Parameters
     ----------
@@ -107,14 +112,23 @@ def exact_angles(positions: ArrayLike, dim: int, *, base: float = 10000.0, digit
     base = check_base(base)
     digits = check_int("digits", digits, minimum=20)
     check_table_fits((positions.size, n_pairs), 8, f"{positions.size} positions, dim={dim}")
+    # Fixed point with `bits` fraction bits: every frequency and 2 pi as an
+    # integer (mpmath, correctly rounded), then exact integer arithmetic.  The
+    # fixed-point error of an angle is below |p| 2**-bits < 2**(53 - bits), far
+    # below 10**-digits; Python's int / int is correctly rounded to float64.
+    bits = math.ceil(digits * math.log2(10)) + 64
+    with mpmath.workprec(bits + 64):
+        freqs = [
+            int(mpmath.nint(mpmath.ldexp(mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * j) / dim), bits)))
+            for j in range(n_pairs)
+        ]
+        turn = int(mpmath.nint(mpmath.ldexp(2 * mpmath.pi, bits)))
+    half_turn, unit = turn // 2, 1 << bits
     out = np.empty((positions.size, n_pairs), dtype=np.float64)
-    with mpmath.workdps(digits):
-        two_pi = 2 * mpmath.pi
-        freqs = [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * j) / dim) for j in range(n_pairs)]
-        for row, position in enumerate(positions.tolist()):
-            for j, freq in enumerate(freqs):
-                angle = mpmath.mpf(position) * freq
-                out[row, j] = float(angle - two_pi * mpmath.nint(angle / two_pi))
+    for row, position in enumerate(positions.tolist()):
+        for j, freq in enumerate(freqs):
+            angle = position * freq
+            out[row, j] = (angle - turn * ((angle + half_turn) // turn)) / unit  # in [-pi, pi)
     return out
 
 

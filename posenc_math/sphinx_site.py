@@ -20,6 +20,9 @@ Only public Sphinx API is used: ``app.set_translator``, events
 ``doctree-resolved``, ``build-finished``) and the HTML builder's
 ``outdir``, ``search`` and ``searchindex_filename``; the one workaround for
 a Sphinx bug is guarded on ``sphinx.version_info``.
+
+- **Parallel reads** (``sphinx-build -j``): sphinx-proof's domain gets the
+  ``merge_domaindata`` it lacks (:func:`parallel_proof_domain`).
 """
 
 from __future__ import annotations
@@ -213,8 +216,36 @@ def number_repeated_ids(app: Sphinx, doctree: nodes.document, docname: str) -> N
         node["ids"] = renamed
 
 
+def parallel_proof_domain() -> type | None:
+    """sphinx-proof's domain, able to merge parallel reads; ``None`` when it already can.
+
+    Reading pages in parallel (``sphinx-build -j``) merges each worker's
+    domain data, and Sphinx refuses to start when a domain cannot merge.
+    sphinx-proof (0.4) keeps its labels in ``env.proof_list``, which its
+    own ``env-merge-info`` handler merges; its domain data holds nothing
+    else, so there is nothing more to merge.  Registered with Sphinx's
+    ``add_domain(..., override=True)``; once a sphinx-proof release
+    implements the method itself, this is not used
+    (``tests/test_sphinx_site.py`` checks both).
+    """
+    from sphinx_proof.domain import ProofDomain
+
+    if "merge_domaindata" in vars(ProofDomain):
+        return None
+
+    class ParallelProofDomain(ProofDomain):
+        def merge_domaindata(self, docnames: Any, otherdata: dict[str, Any]) -> None:
+            """Nothing to merge: sphinx-proof's labels live in ``env.proof_list``."""
+
+    return ParallelProofDomain
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the translator and the event handlers (nothing else)."""
+    """Register the translator, the event handlers and, with sphinx-proof, its domain for parallel reads."""
+    if "sphinx_proof" in app.extensions:
+        domain = parallel_proof_domain()
+        if domain is not None:
+            app.add_domain(domain, override=True)
     app.set_translator("html", AccessibleHTMLTranslator, override=True)
     app.connect("builder-inited", copy_extension_css_first)
     app.connect("env-get-outdated", note_changes)

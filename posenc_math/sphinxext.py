@@ -98,6 +98,49 @@ class HumanProofDirective(SphinxDirective):
         return [node]
 
 
+#: theorem id -> its box as MyST, checked and rendered before the pages are read (:func:`_prepare`).
+_RENDERED: dict[str, str] = {}
+
+
+def _render_one(theorem_id: str) -> tuple[str, str | None]:
+    """In a forked worker: the box of one theorem (already verified in the parent), or None if rendering failed."""
+    from . import theorems
+    from .theorems import render
+
+    try:
+        return theorem_id, render.theorem_myst(theorems.get(theorem_id), theorems.verify_one(theorem_id))
+    except Exception:  # the directive renders it again in the build process and reports the error there
+        return theorem_id, None
+
+
+def _prepare(app, env, docnames) -> None:
+    """Before reading: check and render the theorems of the pages about to be read, in parallel.
+
+    Checking and rendering (SymPy's LaTeX printer) are most of the time a
+    theorem page takes to read, and Sphinx reads one page at a time.  So the
+    theorems are checked in forked processes first (the results remembered
+    for :func:`~posenc_math.theorems.verify_one`), then rendered the same
+    way; the directives then only parse the text.  The results and the text
+    are exactly what the directive would compute itself, which it does
+    wherever this step did not (one core, no ``fork``, a handful of theorems).
+    """
+    import multiprocessing
+    import os
+
+    from . import theorems
+
+    _RENDERED.clear()
+    reading = set(docnames)
+    wanted = [theorem_id for theorem_id in theorems.ids() if theorems.page_of(theorem_id) in reading]
+    processes = min(len(wanted), os.cpu_count() or 1)
+    if processes < 2 or len(wanted) < 4 or "fork" not in multiprocessing.get_all_start_methods():
+        return
+    theorems.verify(wanted, processes=processes, remember=True)
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        rendered = pool.map(_render_one, wanted[::-1], chunksize=1)
+    _RENDERED.update((theorem_id, text) for theorem_id, text in rendered if text is not None)
+
+
 def _report(directive, result) -> None:
     if not result.ok:
         logger.warning(
@@ -133,7 +176,8 @@ class TheoremDirective(SphinxDirective):
         result = theorems.verify_one(theorem_id)
         _report(self, result)
         _shown(self.env).setdefault(self.env.docname, set()).add(theorem_id)
-        return _parse(self, render.theorem_myst(theorem, result), theorem_id)
+        text = _RENDERED.get(theorem_id) or render.theorem_myst(theorem, result)
+        return _parse(self, text, theorem_id)
 
 
 class TheoremIndexDirective(SphinxDirective):
@@ -249,5 +293,6 @@ def setup(app):
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("env-get-outdated", _reread_proofs)
+    app.connect("env-before-read-docs", _prepare)
     app.connect("env-check-consistency", _check_every_theorem_is_shown)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -18,13 +18,15 @@ from posenc_math.precision import (
 ALL = {name: {"position_dtype": name, "frequency_dtype": name, "angle_dtype": name} for name in FORMATS}
 
 
-def test_exact_angles_match_mpmath_at_80_digits(rng):
-    positions = rng.integers(0, 10**9, size=5)
-    ours = exact_angles(positions, 16)
+@pytest.mark.parametrize("base", [10000.0, 500000.0, 2.5])
+def test_exact_angles_match_mpmath_at_80_digits(rng, base):
+    # small, large (up to 2**52) and negative positions: the fixed-point integers must not run out of bits
+    positions = np.concatenate([rng.integers(0, 10**9, size=5), rng.integers(-(2**52), 2**52, size=5)])
+    ours = exact_angles(positions, 16, base=base)
     with mpmath.workdps(80):
         for row, p in enumerate(positions.tolist()):
             for j in range(8):
-                angle = mpmath.mpf(p) * mpmath.power(10000, -mpmath.mpf(2 * j) / 16)
+                angle = mpmath.mpf(p) * mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * j) / 16)
                 reduced = angle - 2 * mpmath.pi * mpmath.nint(angle / (2 * mpmath.pi))
                 assert ours[row, j] == float(reduced)
 

@@ -146,3 +146,45 @@ def test_repeated_ids_are_numbered_in_document_order():
         ["exercise-content-3"],
         ["unique"],
     ]
+
+
+def _with_theorem_pages(source: Path, count: int = 6) -> Path:
+    """Add ``count`` pages with a numbered sphinx-proof theorem each, and a
+    reference to each from the index: enough pages for Sphinx to read in parallel."""
+    names = [f"theorem{number}" for number in range(count)]
+    for name in names:
+        (source / f"{name}.rst").write_text(
+            f"{name.title()}\n{'=' * len(name)}\n\n.. prf:theorem:: About {name}\n   :label: thm-{name}\n\n"
+            f"   The statement of {name}.\n",
+            encoding="utf-8",
+        )
+    index = source / "index.rst"
+    text = index.read_text(encoding="utf-8").replace("   prose\n", "   prose\n" + "".join(f"   {n}\n" for n in names))
+    text += "\n" + " ".join(f":prf:ref:`thm-{name}`" for name in names) + "\n"
+    index.write_text(text, encoding="utf-8")
+    return source
+
+
+def test_pages_read_in_parallel_give_the_same_site(make_app, site, tmp_path):
+    """``sphinx-build -j``: sphinx-proof's domain merges (sphinx_site.parallel_proof_domain),
+    and the pages, theorem numbers and references included, are the serial build's."""
+    _with_theorem_pages(site)
+    twin = tmp_path / "twin"
+    shutil.copytree(site, twin)
+    serial = build(make_app, site)
+    parallel = build(make_app, twin, parallel=2)
+    assert parallel.parallel == 2 and parallel.is_parallel_allowed("read")
+    for page in ["index.html", "prose.html", *(f"theorem{n}.html" for n in range(6))]:
+        ours, theirs = ((app.outdir / page).read_text("utf-8") for app in (serial, parallel))
+        assert ours == theirs, page
+    assert "Theorem 6" in (parallel.outdir / "index.html").read_text("utf-8")
+
+
+def test_the_parallel_proof_domain_is_still_needed():
+    """When this fails, sphinx-proof merges its domain data itself: parallel_proof_domain
+    returns None and registers nothing, and it can go."""
+    from sphinx_proof.domain import ProofDomain
+
+    domain = sphinx_site.parallel_proof_domain()
+    assert domain is not None and issubclass(domain, ProofDomain)
+    assert "merge_domaindata" not in vars(ProofDomain)

@@ -97,3 +97,19 @@ def test_theorem_pages_are_reread_when_the_library_changes(tmp_path):
     assert sphinxext._reread_proofs(None, env, set(), set(), set()) == []  # nothing changed
     env.posenc_library_digest = "digest of an older library"
     assert sphinxext._reread_proofs(None, env, set(), set(), set()) == ["proofs"]
+
+
+def test_theorems_prepared_in_parallel_are_what_the_directive_renders():
+    """The build checks and renders the theorems of the pages it reads in forked processes first
+    (sphinxext._prepare); the directive then shows that text, so it must be exactly its own."""
+    from posenc_math import sphinxext, theorems
+    from posenc_math.theorems import render
+
+    pages = {"translation", "properties"}
+    sphinxext._prepare(None, None, sorted(pages))
+    wanted = {theorem_id for theorem_id in theorems.ids() if theorems.page_of(theorem_id) in pages}
+    assert set(sphinxext._RENDERED) == wanted and len(wanted) >= 4
+    for theorem_id, text in sphinxext._RENDERED.items():
+        assert text == render.theorem_myst(theorems.get(theorem_id), theorems.verify_one(theorem_id))
+    sphinxext._prepare(None, None, ["index"])  # a page without theorems: nothing prepared, nothing stale
+    assert sphinxext._RENDERED == {}

@@ -384,3 +384,15 @@ def test_a_control_about_other_symbols_fails():
     result = verify_theorem(demo(negative_control=unrelated))
     assert result.status == "failed"
     assert any("variant of the theorem's own conclusion" in failure for failure in result.failures)
+
+
+def test_verify_can_remember_its_results_for_verify_one():
+    from posenc_math.theorems import registry
+
+    registry._RESULTS.pop("shift-full", None)
+    registry._RESULTS.pop("shift-block", None)
+    (result,) = theorems.verify(["shift-full"], processes=2, remember=True)
+    assert theorems.verify_one("shift-full") is result
+    assert "shift-block" in result.uses and theorems.verify_one("shift-block").ok  # what it uses is kept too
+    (fresh,) = theorems.verify(["shift-full"])
+    assert fresh is not result  # without remember=True, verify checks afresh and keeps nothing

@@ -2,10 +2,10 @@
 
 ``make html`` runs ``python tools/execute_notebooks.py CACHE docs/*.md`` and
 then sphinx-build, whose MyST-NB (``nb_execution_mode = "cache"``) finds
-every notebook's outputs in ``CACHE`` and executes nothing itself.  Sphinx
-cannot read in parallel here (sphinx-proof's domain cannot merge parallel
-reads), and executing the notebooks is most of a clean build, so this runs
-them side by side, one kernel per core, with exactly what MyST-NB would do:
+every notebook's outputs in ``CACHE`` and executes nothing itself.
+Executing the notebooks is most of a clean build, and here no two
+processes write the cache at once (Sphinx's parallel readers would), so
+this runs them side by side, one kernel per core, with exactly what MyST-NB would do:
 the same reader (MyST-NB's jupyter-cache plugin), the same executor
 (jupyter-cache's ``single_nb_execution``), ``docs/`` as working directory,
 errors not allowed.  Notebooks already in the cache are skipped (and when no
@@ -72,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     if not pending:
         database.touch()  # looked up now: the next run can skip the lookup
         return 0
+    # Longest first, so that the last notebooks to start are short and no core
+    # waits long for the other at the end; a page's length stands in for its time.
+    pending.sort(key=lambda path: -Path(path).stat().st_size)
     began = time.perf_counter()
     print(f"executing {len(pending)} notebooks, {args.jobs} at a time", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:

@@ -8,8 +8,7 @@ random, and are deterministic: the same arguments give the same bytes.
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
+import io
 
 import numpy as np
 
@@ -130,7 +129,8 @@ def dials_animation(dim=8, *, n_positions=48, n_pairs=4, base=10000.0, interval_
     True
     """
     import matplotlib.pyplot as plt
-    from matplotlib.animation import FuncAnimation, PillowWriter
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
 
     dim = check_int("dim", dim, minimum=2)
     n_pairs = check_int("n_pairs", n_pairs, minimum=1)
@@ -164,9 +164,22 @@ def dials_animation(dim=8, *, n_positions=48, n_pairs=4, base=10000.0, interval_
         label.set_text(f"position {position}")
         return [*hands, *trails, label]
 
-    animation = FuncAnimation(figure, draw, frames=n_positions, interval=interval_ms, blit=False)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "dials.gif"
-        animation.save(path, writer=PillowWriter(fps=1000 / interval_ms), dpi=dpi)
+    # One draw per frame: constrained layout runs once, on the first frame,
+    # and the axes keep that place (matplotlib's animation writers draw each
+    # frame three times and lay the figure out again every time).
+    figure.set_dpi(dpi)
+    canvas = FigureCanvasAgg(figure)
+    try:
+        draw(n_positions - 1)  # the longest title and trails
+        canvas.draw()
+        figure.set_layout_engine("none")
+        frames = []
+        for position in range(n_positions):
+            draw(position)
+            canvas.draw()
+            frames.append(Image.fromarray(np.asarray(canvas.buffer_rgba())).convert("RGB"))
+    finally:
         plt.close(figure)
-        return path.read_bytes()
+    gif = io.BytesIO()
+    frames[0].save(gif, format="GIF", save_all=True, append_images=frames[1:], duration=interval_ms, loop=0)
+    return gif.getvalue()

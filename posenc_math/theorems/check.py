@@ -62,6 +62,13 @@ c. *Exponential form.*  Trigonometric and hyperbolic functions are
    sines and cosines of distinct atomic angles satisfy no relation but
    Pythagoras, so it could not add anything else.
 
+Order: (b) comes first when the arguments are fewer atomic angles than
+arguments (they are related, as in angle addition, where (a) must fail) and
+every argument is at most :data:`SMALL_MULTIPLE` times its atomic angles;
+what (a) proves, (b) proves too, since the expanded functions still satisfy
+Pythagoras.  Otherwise (a) comes first, so a large multiple is never
+expanded when it need not be.
+
 Skipping a method costs completeness, never soundness.  So does the cap
 :data:`MAX_MULTIPLE`: an angle that is more than 64 times its atomic angle
 is not expanded, and the step is undecided at once instead of running into
@@ -108,6 +115,7 @@ Matrices are checked entry by entry.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import random
@@ -134,6 +142,7 @@ __all__ = [
     "numeric_value",
     "sample_point",
     "shown_false",
+    "small_point",
 ]
 
 #: CPU seconds allowed for one step (one :func:`decide_equal` call), unless
@@ -359,6 +368,36 @@ def sample_point(symbols: Iterable[sympy.Symbol], seed: int = 0) -> dict | None:
     point = {}
     for symbol in sorted(symbols, key=sympy.default_sort_key):
         value = _sample_value(symbol, rng)
+        if value is None:
+            return None
+        point[symbol] = value
+    return point
+
+
+def small_point(symbols: Iterable[sympy.Symbol], seed: int = 0) -> dict | None:
+    """Like :func:`sample_point`, but integer symbols take small values: the
+    least ``v >= 2 + 2*seed`` (then any value) that satisfies every assumption.
+
+    For the limits of a sum with a symbolic number of terms: the sum is
+    written out at the point, so small values keep it short, and successive
+    seeds still give distinct sizes.
+
+    Examples
+    --------
+    >>> from sympy import Symbol
+    >>> d = Symbol("d", integer=True, positive=True)
+    >>> [small_point([d], seed)[d] for seed in range(3)]
+    [2, 4, 6]
+    >>> small_point([Symbol("m", odd=True)], 0)
+    {m: 3}
+    """
+    rng = random.Random(seed)
+    point = {}
+    for symbol in sorted(symbols, key=sympy.default_sort_key):
+        small = range(2 + 2 * seed, 66) if symbol.is_integer else range(0)
+        value: sympy.Expr | None = next((sympy.Integer(v) for v in small if _satisfies(sympy.Integer(v), symbol)), None)
+        if value is None:
+            value = _sample_value(symbol, rng)
         if value is None:
             return None
         point[symbol] = value
@@ -734,6 +773,8 @@ def _pythagorean_remainder(expr):
 #: is a polynomial of degree 64); beyond it the step is left undecided at once
 #: instead of running into the time bound.
 MAX_MULTIPLE = 64
+#: Largest total multiple for which method b is tried before method a (see ``_reduce``).
+SMALL_MULTIPLE = 4
 
 _CONSTANT = "numeric part"
 
@@ -742,7 +783,7 @@ class _TooLarge(Exception):
     """An angle is too large a multiple of its atomic angle to expand."""
 
 
-def _common_angles(expr):
+def _common_angles(expr, largest: int = MAX_MULTIPLE):
     """Write every trigonometric argument as an integer combination of common atomic angles.
 
     Each argument is expanded into ``sum(c_i * m_i) + k`` with rational
@@ -783,7 +824,7 @@ def _common_angles(expr):
     replacements, changed = {}, False
     for f, terms in decomposed.items():
         multiples = {m: value / unit[m] for m, value in terms.items() if m is not _CONSTANT and value != 0}
-        if sum(abs(k) for k in multiples.values()) > MAX_MULTIPLE:
+        if sum(abs(k) for k in multiples.values()) > largest:
             raise _TooLarge
         constant = terms.get(_CONSTANT, 0)
         angle = sympy.Add(constant, *(k * atoms[m] for m, k in multiples.items()))
@@ -797,6 +838,11 @@ def _common_angles(expr):
     return expr.xreplace(replacements), {u: unit[m] * m for m, u in atoms.items()}
 
 
+def _arguments(expr) -> set:
+    """The distinct arguments of the sines, cosines (and hyperbolic ones) in ``expr``, expanded."""
+    return {sympy.expand(f.args[0]) for f in expr.atoms(sympy.sin, sympy.cos, sympy.sinh, sympy.cosh)}
+
+
 def _reduce(expr):
     """``(method, residual)``: the residual is 0 when one of the methods proves ``expr == 0``."""
     if expr == 0:
@@ -806,21 +852,35 @@ def _reduce(expr):
         return "expand", sympy.S.Zero
     if any(p.exp.is_negative for p in expanded.atoms(sympy.Pow)) and sympy.cancel(sympy.together(expanded)) == 0:
         return "rational normal form", sympy.S.Zero
+    has_trig = expr.has(sympy.sin, sympy.cos, sympy.sinh, sympy.cosh)
+    # (b) before (a) when every angle is a small multiple of its atomic angles:
+    # whatever (a) proves, (b) proves too (the expanded functions satisfy
+    # Pythagoras), and (a) would fail on every angle-addition step first.
+    # Large multiples go to (a) first: sin(50x)**2 + cos(50x)**2 = 1 at once.
+    small, small_remainder = None, None
+    if has_trig:
+        with contextlib.suppress(_TooLarge):
+            small = _common_angles(expr, largest=SMALL_MULTIPLE)
+    if small is not None and len(_arguments(expr)) <= len(small[1]):
+        small = None  # the angles are independent: (a) sees everything (b) would
+    if small is not None:
+        small_remainder = _pythagorean_remainder(small[0])
+        if small_remainder == 0:
+            return "angle addition + pythagorean reduction", sympy.S.Zero
     remainder = _pythagorean_remainder(expanded)
     if remainder == 0:
-        has_trig = expr.has(sympy.sin, sympy.cos, sympy.sinh, sympy.cosh)
         return ("pythagorean reduction" if has_trig else "rational normal form"), sympy.S.Zero
     residual = remainder
     angles_done = False
-    if expr.has(sympy.sin, sympy.cos, sympy.sinh, sympy.cosh):
+    if has_trig:
         try:
-            common = _common_angles(expr)
+            common = _common_angles(expr) if small is None else small
         except _TooLarge:
             return UNDECIDED, residual  # the exponential form would be as large
         angles_done = True
         if common is not None:
             rewritten, back = common
-            remainder = _pythagorean_remainder(rewritten)
+            remainder = small_remainder if common is small else _pythagorean_remainder(rewritten)
             if remainder == 0:
                 return "angle addition + pythagorean reduction", sympy.S.Zero
             residual = sympy.sympify(remainder).xreplace(back)  # what is left, in the atomic angles

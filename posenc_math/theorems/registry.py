@@ -159,17 +159,22 @@ def _verify_in_processes(theorem_ids: list[str], processes: int) -> list[Result]
         context = multiprocessing.get_context("fork")
     except ValueError:  # no fork on this platform: one process
         return _verify_ids(theorem_ids)
+    # The later pages' theorems (RoPE, context extension) are the slowest to
+    # check: handing them out first keeps the workers' last tasks short.
     with context.Pool(processes) as pool:
-        return pool.map(_verify_id, theorem_ids, chunksize=1)
+        return pool.map(_verify_id, theorem_ids[::-1], chunksize=1)[::-1]
 
 
-def verify(theorem_ids: Iterable[str] | None = None, *, processes: int = 1) -> list[Result]:
+def verify(theorem_ids: Iterable[str] | None = None, *, processes: int = 1, remember: bool = False) -> list[Result]:
     """Verify the given theorems (default: all) afresh, in the order given.
 
     The theorems they use are verified too; a theorem that uses one that
     fails is reported failed.  Unknown ids raise ``KeyError`` before
     anything is checked.  ``processes > 1`` checks in that many forked
-    worker processes (same results, sooner).
+    worker processes (same results, sooner).  ``remember=True`` keeps the
+    results (of the theorems used, too) for :func:`verify_one` in this
+    process: the site build checks every theorem once, in parallel, before
+    its pages show them.
 
     Examples
     --------
@@ -186,6 +191,8 @@ def verify(theorem_ids: Iterable[str] | None = None, *, processes: int = 1) -> l
     fresh = _verify_in_processes(todo, processes) if parallel else _verify_ids(todo)
     found = {result.id: result for result in fresh}
     _with_dependencies(found, {})
+    if remember:
+        _RESULTS.update(found)
     return [found[theorem_id] for theorem_id in wanted]
 
 

@@ -72,13 +72,17 @@ def _pair_relative(a, b, c, e, angle):
 def _mp_scores(query, key, offsets, dim, base, layout):
     """Exact RoPE scores for each offset (key - query), 40 digits, from the pair formula."""
     freqs = [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * j) / dim) for j in range(dim // 2)]
+    # per pair, the coefficients of cos and sin: (q0 k0 + q1 k1) and (q1 k0 - q0 k1)
+    pairs = []
+    for i, j in _pairs(dim, layout):
+        q0, q1, k0, k1 = (mpmath.mpf(float(v)) for v in (query[i], query[j], key[i], key[j]))
+        pairs.append((q0 * k0 + q1 * k1, q1 * k0 - q0 * k1))
     scores = []
     for offset in offsets:
         total = mpmath.mpf(0)
-        for (i, j), freq in zip(_pairs(dim, layout), freqs, strict=True):
-            angle = offset * freq
-            q0, q1, k0, k1 = (mpmath.mpf(float(v)) for v in (query[i], query[j], key[i], key[j]))
-            total += (q0 * k0 + q1 * k1) * mpmath.cos(angle) + (q1 * k0 - q0 * k1) * mpmath.sin(angle)
+        for (along, across), freq in zip(pairs, freqs, strict=True):
+            cos, sin = mpmath.cos_sin(offset * freq)
+            total += along * cos + across * sin
         scores.append(total)
     return scores
 
