@@ -109,11 +109,11 @@ class _Printer(LatexPrinter):
         return "\\begin{pmatrix}" + separator.join(" & ".join(row) for row in cells) + "\\end{pmatrix}"
 
     def _print_Mul(self, expr) -> str:
-        args = expr.args if isinstance(expr, sympy.Mul) else ()
+        args: tuple = expr.args if isinstance(expr, sympy.Mul) else ()
         if len(args) > 1 and args[0] is sympy.S.One:  # 1 x is x
             return self._print(sympy.Mul(*args[1:], evaluate=False))
         # the order SymPy prints in: sorted when the product is in canonical form, as written when not
-        order = args
+        order = list(args)
         if args and sympy.Mul(*args) == expr:
             coefficient, rest = expr.as_coeff_Mul()
             order = ([coefficient] if coefficient != 1 else []) + list(rest.as_ordered_factors())
