@@ -1,11 +1,18 @@
-"""posenc_math.theorems.relative: T5's buckets, by exhaustive computation."""
+"""posenc_math.theorems.relative: T5's buckets, Transformer-XL's and DeBERTa's relative scores."""
 
+import dataclasses
 import json
 
 import numpy as np
+import pytest
+import sympy
+from theorem_checks import assert_verified_on_page, replace_step
 
 from posenc_math import cli, encodings
-from posenc_math.theorems import Fact, get, page_of, relative, verify_theorem
+from posenc_math.encodings import relative_attention
+from posenc_math.theorems import Chain, Equal, Fact, Termwise, decide_equal, get, page_of, relative, verify_theorem
+
+RELATIVE_SCORE_IDS = ("transformer-xl-relative", "deberta-relative")
 
 
 def test_t5_buckets_verifies_as_a_computation():
@@ -43,3 +50,103 @@ def test_cli_json_lists_the_beyond_theorems(capsys):
     assert all(row["status"] == "verified" and row["negative_control"] == "rejected" for row in rows)
     assert [row["scope"] for row in rows] == ["general", "computation", "general"]
     assert all(row["trivial_steps"] == 0 and row["witness"] == "passed" for row in rows)
+
+
+# ---- Transformer-XL and DeBERTa -------------------------------------------------
+@pytest.fixture(scope="module")
+def relative_results():
+    return {theorem_id: verify_theorem(get(theorem_id)) for theorem_id in RELATIVE_SCORE_IDS}
+
+
+@pytest.mark.parametrize("theorem_id", RELATIVE_SCORE_IDS)
+def test_relative_score_theorem_verifies_in_general(relative_results, theorem_id):
+    result = relative_results[theorem_id]
+    assert_verified_on_page(result, theorem_id, "relative", scope="general")
+    assert result.steps >= 2 and all(step.proved for step in result.step_results)
+
+
+def test_transformer_xl_holds_for_every_number_of_pairs():
+    theorem = get("transformer-xl-relative")
+    (every_width,) = [step for step in theorem.steps if isinstance(step, Termwise)]
+    h = sympy.Symbol("h", integer=True, positive=True)
+    assert every_width.lhs_sum.limits[0][1:] == (0, h - 1)
+    assert theorem.conclusions[1].over == (relative.I_, relative.J_, relative.S_, h)
+
+
+def test_transformer_xl_wrong_regrouping_fails_its_step():
+    theorem = get("transformer-xl-relative")
+    chain = theorem.steps[0]
+    assert isinstance(chain, Chain)
+    regrouped, why = chain.links[0]
+    sine, cosine = regrouped.args  # (x + y) sin, (x' + y') cos: swap the weights of sin and cos
+    swapped = sine.args[0] * cosine.args[1] + cosine.args[0] * sine.args[1]
+    broken = dataclasses.replace(chain, links=[(swapped, why), chain.links[1]])
+    result = verify_theorem(replace_step(theorem, 0, broken))
+    assert result.status == "failed"
+    assert [step.number for step in result.step_results if not step.proved] == [1, 2]
+
+
+def test_transformer_xl_witness_notices_absolute_positions(monkeypatch):
+    real = encodings.transformer_xl_scores
+
+    def absolute(*args, query_positions=None, **kwargs):
+        scores = real(*args, query_positions=query_positions, **kwargs)
+        return scores + 1e-9 * np.asarray(query_positions)[:, None]
+
+    monkeypatch.setattr(encodings, "transformer_xl_scores", absolute)
+    theorem = get("transformer-xl-relative")
+    assert theorem.witness.compute() > theorem.witness.tolerance
+    assert verify_theorem(theorem).status == "failed"
+
+
+def test_transformer_xl_witness_notices_key_minus_query(monkeypatch):
+    # the library reading R_{j-i} (the negative control's convention) fails the witness
+    real = relative_attention._split_sinusoid
+    monkeypatch.setattr(relative_attention, "_split_sinusoid", lambda distances, *a: real(-distances, *a))
+    theorem = get("transformer-xl-relative")
+    assert theorem.witness.compute() > 1e-3
+
+
+def test_clipped_index_is_the_library_index():
+    i, j = sympy.symbols("i j", integer=True)
+    delta = relative.ClippedIndex(i, j, relative.K)
+    assert delta.expand() == sympy.Min(sympy.Max(i - j + relative.K, 0), 2 * relative.K - 1)
+    assert sympy.latex(delta) == r"\delta\left(i, j\right)"
+    for n, k in ((1, 1), (6, 2), (11, 3), (9, 8)):
+        table = [[int(relative.ClippedIndex(a, b, k)) for b in range(n)] for a in range(n)]
+        assert np.array_equal(encodings.deberta_relative_index(n, k), table)
+
+
+def test_deberta_shift_is_proved_only_for_a_common_shift():
+    i, j, s = relative.I_, relative.J_, relative.S_
+    delta = relative.ClippedIndex
+    assert decide_equal(delta(i + s, j + s, relative.K), delta(i, j, relative.K)).proved
+    assert not decide_equal(delta(i + s, j, relative.K), delta(i, j, relative.K)).proved
+    assert not decide_equal(delta(j, i, relative.K), delta(i, j, relative.K)).proved
+
+
+def test_deberta_wrong_last_row_fails_its_step():
+    theorem = get("deberta-relative")
+    index = next(
+        i
+        for i, step in enumerate(theorem.steps)
+        if isinstance(step, Equal) and step.why.endswith("clipped to the last row")
+    )
+    step = theorem.steps[index]
+    broken = verify_theorem(replace_step(theorem, index, dataclasses.replace(step, rhs=2 * relative.K)))
+    assert [s.number for s in broken.step_results if not s.proved] == [index + 1]
+
+
+def test_deberta_witness_notices_a_transposed_index(monkeypatch):
+    # p2c reading delta(i, j) and c2p delta(j, i): still shift-invariant, but not DeBERTa's score
+    real = relative_attention.deberta_relative_index
+    monkeypatch.setattr(relative_attention, "deberta_relative_index", lambda n, k: real(n, k).T)
+    theorem = get("deberta-relative")
+    assert theorem.witness.compute() > 1e-3
+    assert verify_theorem(theorem).status == "failed"
+
+
+def test_deberta_witness_notices_an_unclipped_index(monkeypatch):
+    real = encodings.deberta_relative_index
+    monkeypatch.setattr(encodings, "deberta_relative_index", lambda n, k: np.minimum(real(n, k), 2 * k - 2))
+    assert get("deberta-relative").witness.compute() >= 1

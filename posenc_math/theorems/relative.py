@@ -1,15 +1,29 @@
-"""Theorems of the relative-positions page: T5's buckets, by exhaustive computation.
+"""Theorems of the relative-positions page: T5's buckets, Transformer-XL and DeBERTa.
 
 T5's bucket function takes a float32 logarithm, so its claims are checked by
 enumeration, not symbolically: every offset ``|r| <= 4 max_distance`` and a
 few far offsets up to the int64 range, for each listed configuration.  The
 statement says exactly which configurations and offsets that covers.
 
+Transformer-XL's and DeBERTa's relative-score properties are proved
+symbolically.  Transformer-XL's position terms are a sum over the ``h``
+sinusoid pairs of its relative encoding, with the projected weights and the
+frequencies as undefined functions of the pair index, so the proof holds
+for every width.  DeBERTa's clipped index is :class:`ClippedIndex`, shown as
+``delta(i, j)``; the checker unfolds it (SymPy's ``expand``) into
+``min(max(i - j + k, 0), 2k - 1)``, the library's ``np.clip``, and SymPy's
+assumptions decide the ``min`` and ``max``.
+
 Examples
 --------
 >>> from posenc_math.theorems import get
->>> get("t5-buckets").scope
-'computation'
+>>> get("t5-buckets").scope, get("deberta-relative").scope
+('computation', 'general')
+>>> i, j = sympy.symbols("i j", integer=True)
+>>> ClippedIndex(i, j, K).expand()
+Min(2*k - 1, Max(0, i - j + k))
+>>> ClippedIndex(7, 1, 4)  # i - j = 6 >= k: the last of the 2k rows
+7
 """
 
 from __future__ import annotations
@@ -17,11 +31,11 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 import sympy
-from sympy import Abs, Function
+from sympy import Abs, Add, Function, Max, Min, Mul, Sum, cos, sin
 
 from .. import encodings
-from ._common import mp_context
-from .core import Conclusion, Fact, Theorem, Witness
+from ._common import indexed_function, largest_error, mp_context, seeded
+from .core import Chain, Conclusion, Equal, Fact, Termwise, Theorem, Witness
 from .registry import register
 
 PAGE = "relative"
@@ -246,5 +260,358 @@ def t5_buckets() -> Theorem:
         lead=(
             r"$r = $ key $-$ query, $B$ buckets, max distance $D$, $n = B/2$ buckets per side (bidirectional) or "
             r"$n = B$ (unidirectional)."
+        ),
+    )
+
+
+# --------------------------------------------------------------------------
+# Transformer-XL (Dai et al. 2019, section 3.3)
+#: Query and key positions and the common shift (integers, as the library takes them).
+I_, J_, S_ = sympy.symbols("i j s", integer=True)
+#: The pair index and the number of sinusoid pairs h (the relative encoding has 2h coordinates).
+P_ = sympy.Symbol("p", integer=True, nonnegative=True)
+H_ = sympy.Symbol("h", integer=True, positive=True)
+#: z = W_R^T (q_i + v), coordinate by coordinate; omega_p the frequency of pair p.
+Z_ = indexed_function("z", real=True)
+FREQ_ = indexed_function("\\omega", positive=True)
+
+
+def _minus(one, other):
+    """``one - other`` as the library computes it (query position minus key position), kept as written."""
+    return Add(one, Mul(-1, other, evaluate=False), evaluate=False)
+
+
+def _xl_position_terms(x_sin, x_cos, y_sin, y_cos, angle):
+    """Terms (b) + (d) of one sinusoid pair: q.W_R R and v.W_R R, read off the same R."""
+    return Add(x_sin * sin(angle), x_cos * cos(angle), y_sin * sin(angle), y_cos * cos(angle), evaluate=False)
+
+
+def _xl_regrouped(x_sin, x_cos, y_sin, y_cos, angle):
+    """(q + v).W_R R for one pair: the two terms regrouped."""
+    return Add(Mul(x_sin + y_sin, sin(angle), evaluate=False), Mul(x_cos + y_cos, cos(angle), evaluate=False))
+
+
+def _mp(array) -> list:
+    """The rows of a float64 array (a vector is one row) as exact mpmath numbers."""
+    return [[mpmath.mpf(float(x)) for x in row] for row in np.atleast_2d(array)]
+
+
+def _dot(one, other):
+    """The dot product of two float64 vectors, 40 digits (every product and the sum exact to 40 digits)."""
+    return mpmath.fsum(x * y for x, y in zip(_mp(one)[0], _mp(other)[0], strict=True))
+
+
+def _xl_exact_scores(queries, keys, u, v, w_r, query_positions, key_positions, base):
+    """Transformer-XL's score, 40 digits, from (a) + (c) + (q_i + v).W_R R_{i-j} with R in its layout."""
+    dim_r = w_r.shape[1]
+    freqs = [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * p) / dim_r) for p in range(dim_r // 2)]
+    q, k, w = _mp(queries), _mp(keys), _mp(w_r)
+    u_, v_ = _mp(u)[0], _mp(v)[0]
+    dim = len(u_)
+    scores = []
+    for qi, i in zip(q, query_positions, strict=True):
+        weights = [mpmath.fsum((qi[a] + v_[a]) * w[a][m] for a in range(dim)) for m in range(dim_r)]
+        row = []
+        for kj, j in zip(k, key_positions, strict=True):
+            angles = [(int(i) - int(j)) * f for f in freqs]
+            relative = [mpmath.sin(t) for t in angles] + [mpmath.cos(t) for t in angles]
+            row.append(
+                mpmath.fsum(qi[a] * kj[a] + u_[a] * kj[a] for a in range(dim))
+                + mpmath.fsum(c * r for c, r in zip(weights, relative, strict=True))
+            )
+        scores.append(row)
+    return scores
+
+
+#: Shifts the witness moves every query and key by (up to 2**40: the distance is computed in int64).
+XL_SHIFTS = (0, 1, 977, 10**6, 2**40)
+
+
+@register("transformer-xl-relative", page=PAGE)
+def transformer_xl_relative() -> Theorem:
+    x_sin, x_cos, y_sin, y_cos = sympy.symbols("x_p x_{p+h} y_p y_{p+h}", real=True)
+    omega = sympy.Symbol("omega_p", positive=True)
+    shifted = Mul(omega, _minus(Add(I_, S_, evaluate=False), Add(J_, S_, evaluate=False)), evaluate=False)
+    offset = omega * (I_ - J_)
+    pair_start = _xl_position_terms(x_sin, x_cos, y_sin, y_cos, shifted)
+    pair_regrouped = _xl_regrouped(x_sin, x_cos, y_sin, y_cos, shifted)
+    pair_end = _xl_regrouped(x_sin, x_cos, y_sin, y_cos, offset)
+    pair_symbols = (x_sin, x_cos, y_sin, y_cos, omega, I_, J_, S_)
+    pair = Conclusion(
+        pair_start,
+        pair_end,
+        pair_symbols,
+        where=r"one sinusoid pair $p$ of frequency $\omega_p$; $x = W_R^{\top} q_i$ and $y = W_R^{\top} v$ "
+        r"(coordinate $p$ meets $\sin$, coordinate $p + h$ meets $\cos$)",
+    )
+
+    pair_shifted = Mul(FREQ_(P_), _minus(Add(I_, S_, evaluate=False), Add(J_, S_, evaluate=False)), evaluate=False)
+
+    def pair_term(angle):
+        return Add(Z_(P_) * sin(angle), Z_(P_ + H_) * cos(angle), evaluate=False)
+
+    sum_start = Sum(pair_term(pair_shifted), (P_, 0, H_ - 1))
+    sum_end = Sum(pair_term(FREQ_(P_) * (I_ - J_)), (P_, 0, H_ - 1))
+    every_width = Conclusion(
+        sum_start,
+        sum_end,
+        (I_, J_, S_, H_),
+        where=r"(b) + (d) $= z^{\top} R_{i-j}$ with $z = W_R^{\top} (q_i + v)$, summed over the $h$ pairs of "
+        r"$R_{i-j}$: $\sin(\omega_p (i - j))$ for $p < h$, then the cosines (Transformer-XL's layout), any "
+        r"frequencies $\omega_p > 0$; (a) $q_i^{\top} k_j$ and (c) $u^{\top} k_j$ do not involve positions",
+    )
+    chain = Chain(
+        pair_start,
+        [
+            (pair_regrouped, "(b) and (d) read the same R"),
+            (pair_end, "the shift cancels in i - j"),
+        ],
+    )
+    cancel = Termwise(sum_start, sum_end, "each pair: the shift cancels")
+
+    def witness():
+        rng = seeded("transformer-xl-relative")
+        nrng = np.random.default_rng(rng.randrange(2**32))
+        errors = []
+        with mp_context():
+            for dim, dim_r, base in ((4, 6, 10000.0), (3, 4, 500.0)):
+                queries, keys = nrng.normal(size=(2, 4, dim))
+                u, v = nrng.normal(size=(2, dim))
+                w_r = nrng.normal(size=(dim, dim_r))
+                rows = np.array(sorted(rng.sample(range(60), 4)))
+                cols = np.array(sorted(rng.sample(range(60), 4)))
+                exact = _xl_exact_scores(queries, keys, u, v, w_r, rows, cols, base)
+                scale = 1 + max(abs(value) for row in exact for value in row)
+                for shift in XL_SHIFTS:
+                    got = encodings.transformer_xl_scores(
+                        queries, keys, u, v, w_r, query_positions=rows + shift, key_positions=cols + shift, base=base
+                    )
+                    errors += [(mpmath.mpf(float(got[a, b])) - exact[a][b]) / scale for a in range(4) for b in range(4)]
+        return largest_error(errors)
+
+    return Theorem(
+        id="transformer-xl-relative",
+        title="Transformer-XL's position terms depend only on i - j, for every width",
+        conclusions=(pair, every_width),
+        steps=(chain, cancel),
+        witness=Witness(
+            "transformer_xl_scores with every query and key moved by s = 0, 1, 977, 10^6, 2^40 vs the "
+            "40-digit (a) + (c) + (q_i + v).W_R R_{i-j} at the unshifted offsets; error / (1 + largest score); "
+            "widths 4 and 3, relative widths 6 and 4, bases 10^4 and 500",
+            witness,
+            1e-14,
+            licenses="posenc_math.encodings.transformer_xl_scores",
+        ),
+        negative_control=Conclusion(
+            pair_start, _xl_regrouped(x_sin, x_cos, y_sin, y_cos, omega * (J_ - I_)), pair_symbols
+        ),
+        scope="general",
+        scope_note=(
+            "symbolic in the positions, the shift, the projected weights, the frequencies and the number of "
+            "sinusoid pairs h"
+        ),
+        proof=(
+            r"Terms (b) and (d) multiply the same vector $W_R R_{i-j}$, so they regroup into "
+            r"$(q_i + v)^{\top} W_R R_{i-j}$; for one sinusoid pair, with both positions moved by $s$,",
+            chain,
+            r"The relative encoding is a sum over its $h$ pairs, each handled alone, so the same holds at every "
+            r"width:",
+            cancel,
+        ),
+        lead=(
+            r"Transformer-XL's score is the sum of terms (a) to (d) above; positions enter only in (b) "
+            r"$q_i^{\top} W_R R_{i-j}$ and (d) $v^{\top} W_R R_{i-j}$."
+        ),
+        remarks=(
+            r"The negative control reads $R_{j-i}$, the key-minus-query offset of T5 on this page: the sine terms "
+            r"change sign, so it is not Transformer-XL's score."
+        ),
+    )
+
+
+# --------------------------------------------------------------------------
+# DeBERTa (He et al. 2021, section 3.1)
+#: Half the number of rows of DeBERTa's relative table (k > 0): it has 2k rows.
+K = sympy.Symbol("k", integer=True, positive=True)
+
+
+def clipped_index(i: int, j: int, k: int) -> int:
+    """DeBERTa's delta(i, j) for integers: i - j + k clipped to 0 .. 2k - 1 (the paper's three cases).
+
+    Examples
+    --------
+    >>> [clipped_index(i, 0, 2) for i in range(-3, 4)]
+    [0, 0, 1, 2, 3, 3, 3]
+    """
+    if i - j <= -k:
+        return 0
+    if i - j >= k:
+        return 2 * k - 1
+    return i - j + k
+
+
+def clip(value, last):
+    """``min(max(value, 0), last)`` as written (unevaluated): the library's ``np.clip(value, 0, last)``."""
+    return Min(Max(value, 0, evaluate=False), last, evaluate=False)
+
+
+class ClippedIndex(Function):
+    """DeBERTa's ``delta(i, j)`` with ``2k`` table rows, shown as ``\\delta(i, j)``.
+
+    It evaluates at integers (by :func:`clipped_index`, the paper's three
+    cases) and unfolds under ``expand`` into ``min(max(i - j + k, 0), 2k - 1)``,
+    the library's clip, so the checker sees the definition.  For ``k`` a
+    positive integer (so ``2k - 1 >= 0``) the clip's pieces are picked by
+    SymPy's assumptions directly: ``0`` when ``i - j + k <= 0``, ``2k - 1``
+    when ``i - j + k >= 2k - 1``, ``i - j + k`` when it lies between; when
+    none is known the clip stays unevaluated.  That is what ``Min`` and ``Max``
+    would conclude, without their general search for comparable arguments
+    (about 30 ms for each clip they cannot resolve).
+    """
+
+    nargs = 3
+    is_integer = True
+
+    @classmethod
+    def eval(cls, i, j, k):
+        if all(isinstance(arg, sympy.Integer) for arg in (i, j, k)) and k > 0:
+            return sympy.Integer(clipped_index(int(i), int(j), int(k)))
+        return None
+
+    def _eval_expand_basic(self, **hints):
+        i, j, k = self.args
+        offset, last = i - j + k, 2 * k - 1
+        if not (k.is_integer and k.is_positive):
+            return Min(Max(offset, 0), last)
+        if offset.is_nonpositive:
+            return sympy.S.Zero
+        if (offset - last).is_nonnegative:
+            return last
+        if offset.is_nonnegative and (last - offset).is_nonnegative:
+            return offset
+        return clip(offset, last)
+
+    def _latex(self, printer, exp=None):
+        i, j, _ = self.args
+        text = rf"\delta\left({printer._print(i)}, {printer._print(j)}\right)"
+        return f"{text}^{{{exp}}}" if exp else text
+
+
+#: (n_positions, k) on which the witness compares deberta_relative_index with the paper's cases.
+DEBERTA_INDEX_SIZES = ((1, 1), (2, 1), (7, 1), (9, 2), (12, 5), (24, 4), (30, 16))
+#: Rows prepended to the sequence: every position moves by s.
+DEBERTA_SHIFTS = (0, 1, 5, 37)
+
+
+@register("deberta-relative", page=PAGE)
+def deberta_relative() -> Theorem:
+    u = sympy.Symbol("u", integer=True, nonnegative=True)
+    d = sympy.Symbol("d", integer=True, positive=True)
+    content = sympy.Symbol("c", real=True)
+    c2p, p2c = indexed_function("f", real=True), indexed_function("g", real=True)
+
+    def delta(query, key):
+        return ClippedIndex(query, key, K)
+
+    moved_i, moved_j = Add(I_, S_, evaluate=False), Add(J_, S_, evaluate=False)
+    definition = Equal(delta(I_, J_), clip(I_ - J_ + K, 2 * K - 1), "the library's np.clip")
+    index = Conclusion(delta(moved_i, moved_j), delta(I_, J_), (I_, J_, S_, K))
+
+    def score(query, key):
+        # c2p reads row delta(i, j), p2c row delta(j, i): the key seen from the query's place
+        total = Add(content, c2p(delta(query, key)), p2c(delta(key, query)), evaluate=False)
+        return Mul(total, sympy.Pow(sympy.sqrt(3 * d), -1, evaluate=False), evaluate=False)
+
+    scores = Conclusion(
+        score(moved_i, moved_j),
+        score(I_, J_),
+        (content, I_, J_, S_, K, d),
+        where=r"the same two tokens moved from $i, j$ to $i + s, j + s$: $c = Q^c_i \cdot K^c_j$, "
+        r"$f_r = Q^c_i \cdot K^r_r$ and $g_r = K^c_j \cdot Q^r_r$ for table row $r$; width $d$",
+    )
+    last = Conclusion(delta(J_ + K + u, J_), 2 * K - 1, (J_, K, u), where="a query $k$ or more positions after its key")
+    boundary = Conclusion(delta(J_ + K - 1, J_), 2 * K - 1, (J_, K), where="a query $k - 1$ after its key")
+    first = Conclusion(
+        delta(J_ - K - u, J_), sympy.S.Zero, (J_, K, u), where="a query $k$ or more positions before its key"
+    )
+    steps = (
+        definition,
+        Equal(index.lhs, index.rhs, "the clip reads i - j only"),
+        Equal(scores.lhs, scores.rhs, "both rows unchanged"),
+        Equal(last.lhs, last.rhs, "2k + u >= 2k - 1: clipped to the last row"),
+        Equal(boundary.lhs, boundary.rhs, "already the last row"),
+        Equal(first.lhs, first.rhs, "-u <= 0: the first row"),
+    )
+
+    def witness():
+        rng = seeded("deberta-relative")
+        nrng = np.random.default_rng(rng.randrange(2**32))
+        mismatches = 0
+        for n, k in DEBERTA_INDEX_SIZES:
+            got = encodings.deberta_relative_index(n, k)
+            expected = np.array([[clipped_index(i, j, k) for j in range(n)] for i in range(n)])
+            mismatches += int(np.count_nonzero(got != expected))
+        errors = [mismatches]
+        with mp_context():
+            for n, dim, k in ((6, 4, 2), (5, 3, 3)):
+                qc, kc = nrng.normal(size=(2, n, dim))
+                qr, kr = nrng.normal(size=(2, 2 * k, dim))
+                norm = mpmath.sqrt(3 * dim)
+                exact = [
+                    [
+                        (
+                            _dot(qc[i], kc[j])
+                            + _dot(qc[i], kr[clipped_index(i, j, k)])
+                            + _dot(kc[j], qr[clipped_index(j, i, k)])
+                        )
+                        / norm
+                        for j in range(n)
+                    ]
+                    for i in range(n)
+                ]
+                scale = 1 + max(abs(value) for row in exact for value in row)
+                for shift in DEBERTA_SHIFTS:
+                    # the same tokens after `shift` other ones: every position moves by shift
+                    before = nrng.normal(size=(4, shift, dim))
+                    got = encodings.deberta_scores(np.vstack([before[0], qc]), np.vstack([before[1], kc]), qr, kr)[
+                        shift:, shift:
+                    ]
+                    errors += [(mpmath.mpf(float(got[i, j])) - exact[i][j]) / scale for i in range(n) for j in range(n)]
+        return largest_error(errors)
+
+    return Theorem(
+        id="deberta-relative",
+        title="DeBERTa's scores depend on the positions only through the clipped offset",
+        conclusions=(index, scores, last, boundary, first),
+        steps=steps,
+        witness=Witness(
+            "deberta_relative_index vs the paper's three cases (mismatches, n <= 30, k <= 16); deberta_scores "
+            "of the same tokens after s = 0, 1, 5, 37 other ones vs the 40-digit three-term score at the "
+            "unshifted positions, error / (1 + largest score)",
+            witness,
+            1e-14,
+            licenses="posenc_math.encodings.deberta_scores",
+        ),
+        negative_control=Conclusion(delta(J_ + K + u, J_), 2 * K, (J_, K, u)),
+        scope="general",
+        scope_note="symbolic in the positions, the shift, the table size 2k, the width d and the content terms",
+        proof=(
+            r"The index is the offset plus $k$, clipped: $\delta(i, j) = \min(\max(i - j + k, 0), 2k - 1)$, "
+            r"so moving both positions by $s$ changes nothing,",
+            steps[1],
+            r"and the score, which meets positions only in the rows it reads, is unchanged too:",
+            steps[2],
+            r"Beyond the clip every offset reads the same row:",
+            steps[3],
+            steps[4],
+            steps[5],
+        ),
+        lead=(
+            r"DeBERTa's table has $2k$ rows; query $i$ and key $j$ read row $\delta(i, j)$ (content to "
+            r"position) and row $\delta(j, i)$ (position to content)."
+        ),
+        remarks=(
+            r"Offsets $-k, \dots, k - 1$ each read their own row; the last row is shared from $i - j = k - 1$ on. "
+            r"The negative control is Shaw et al.'s clip to $[-k, k]$, whose table has $2k + 1$ rows."
         ),
     )
