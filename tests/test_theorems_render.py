@@ -154,7 +154,7 @@ def _box_problems(text: str) -> list[str]:
     for match in _MATH.finditer(text):
         math = match.group(1) or match.group(2)
         for words in _TEXT.findall(math):
-            if _FORMULA_IN_TEXT.search(words):
+            if _FORMULA_IN_TEXT.search(re.sub(r"\([a-z]\)", "", words)):  # "(b)" labels a term, not a variable
                 problems.append(f"formula set as words: \\text{{{words}}}")
         bare = re.sub(r"\\sum_\{[^{}]*\}\^\{(?:[^{}]|\{[^{}]*\})*\}", r"\\sum", _TEXT.sub("", math))
         for shape in _UNEVALUATED.finditer(bare):
@@ -176,6 +176,8 @@ def test_no_theorem_box_sets_formulas_as_words_or_shows_unevaluated_forms():
 def test_the_box_checks_can_fail():
     """Each class the test above looks for is found in a box that has it."""
     assert _box_problems(r"$$a &= b \\ &\quad\text{(e^(-ln x) = 1)}$$")
+    assert _box_problems(r"$$a &= b \\ &\quad\text{(bit j is unchanged)}$$")
+    assert not _box_problems(r"$$a &= b \\ &\quad\text{(terms (b) and (d))}$$")
     assert _box_problems(r"$$x^{- \frac{\left(-2\right) 0}{d}}$$")
     assert _box_problems(r"$$\cos{\left(\omega 0 \right)}$$")
     assert _box_problems(r"$$a - - b$$")
