@@ -25,14 +25,14 @@ def test_theorem_verifies_with_its_control_rejected(results, theorem_id):
 
 def test_wrong_power_in_an_equation_is_reported_by_number():
     theorem = get("ntk-base")
-    index = next(i for i, step in enumerate(theorem.steps) if isinstance(step, Equal) and "divided by s" in step.why)
+    index = next(i for i, step in enumerate(theorem.steps) if isinstance(step, Equal) and "divided by $s$" in step.why)
     good = theorem.steps[index]
     s = sympy.Symbol("s", positive=True)
     broken = verify_theorem(replace_step(theorem, index, dataclasses.replace(good, rhs=good.rhs * s**2)))
     number = index + 1
     assert broken.status == "failed" and broken.negative_control == "rejected"
     assert [step.number for step in broken.step_results if not step.proved] == [number]
-    assert any(f.startswith(f"step {number} (check: the slowest frequency is divided by s)") for f in broken.failures)
+    assert any(f.startswith(f"step {number} (check: the slowest frequency is divided by $s$)") for f in broken.failures)
 
 
 def test_yarn_ramp_end_without_two_pi_fails():

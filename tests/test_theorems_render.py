@@ -1,6 +1,7 @@
 """posenc_math.theorems.render: the theorem box is written from the objects."""
 
 import dataclasses
+import re
 
 from posenc_math import theorems
 from posenc_math.theorems import Conclusion, render, verify_theorem
@@ -113,3 +114,111 @@ def test_domain_text_names_matrices_and_integers():
     n = sympy.Symbol("n", integer=True, nonzero=True)
     text = render.domain_text([Conclusion(a * n, a * n, over=(a, n))])
     assert "$m \\times m$ matrix" in text and "nonzero integer $n$" in text
+
+
+# --------------------------------------------------------------------------
+# Every theorem box reads as written mathematics: formulas are set as math, never as words in \text,
+# and SymPy's unevaluated forms do not leak into the page.
+_MATH = re.compile(r"\$\$(.*?)\$\$|\$([^$\n]+)\$", re.DOTALL)
+_TEXT = re.compile(r"\\text\{((?:[^{}]|\{[^{}]*\})*)\}")
+#: Words in \text that are formulas: relations, powers, indices, Greek or function names, lone variables.
+_FORMULA_IN_TEXT = re.compile(
+    r"[=<>|^]|\\\^|\\_|\b(pi|omega|lambda|beta|delta|theta|phi|sin|cos|log|ln|exp|sqrt)\b|(?<![\w'-])[b-zA-HJ-Z](?![\w'-])"
+)
+_GREEK = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "theta",
+    "lambda",
+    "mu",
+    "pi",
+    "rho",
+    "sigma",
+    "tau",
+    "phi",
+    "varphi",
+    "psi",
+    "omega",
+]
+#: Shapes no textbook writes: a doubled sign, a product by 1, and a number written right after a factor.
+_UNEVALUATED = re.compile(
+    r"[-+] -|(?<![\w.])1 \\cdot|\\left\(-\d+\\right\) \d|(\\[a-zA-Z]+|\b[a-zA-Z]|\}|\\right\)) \d"
+)
+
+
+def _box_problems(text: str) -> list[str]:
+    problems = []
+    for match in _MATH.finditer(text):
+        math = match.group(1) or match.group(2)
+        for words in _TEXT.findall(math):
+            if _FORMULA_IN_TEXT.search(re.sub(r"\([a-z]\)", "", words)):  # "(b)" labels a term, not a variable
+                problems.append(f"formula set as words: \\text{{{words}}}")
+        bare = re.sub(r"\\sum_\{[^{}]*\}\^\{(?:[^{}]|\{[^{}]*\})*\}", r"\\sum", _TEXT.sub("", math))
+        for shape in _UNEVALUATED.finditer(bare):
+            before = shape.group(1)
+            if before is None or before in ("}", "\\right)") or before.lstrip("\\") in _GREEK or len(before) == 1:
+                problems.append(f"{shape.group()!r} in {bare[max(0, shape.start() - 30) : shape.end() + 10]!r}")
+    return problems
+
+
+def test_no_theorem_box_sets_formulas_as_words_or_shows_unevaluated_forms():
+    problems = {}
+    for theorem in theorems.all_theorems():
+        text = render.theorem_myst(theorem, theorems.verify_one(theorem.id))
+        if found := _box_problems(text):
+            problems[theorem.id] = found
+    assert not problems, problems
+
+
+def test_the_box_checks_can_fail():
+    """Each class the test above looks for is found in a box that has it."""
+    assert _box_problems(r"$$a &= b \\ &\quad\text{(e^(-ln x) = 1)}$$")
+    assert _box_problems(r"$$a &= b \\ &\quad\text{(bit j is unchanged)}$$")
+    assert not _box_problems(r"$$a &= b \\ &\quad\text{(terms (b) and (d))}$$")
+    assert _box_problems(r"$$x^{- \frac{\left(-2\right) 0}{d}}$$")
+    assert _box_problems(r"$$\cos{\left(\omega 0 \right)}$$")
+    assert _box_problems(r"$$a - - b$$")
+    assert _box_problems(r"$$1 \cdot x$$")
+    assert not _box_problems(
+        r"$$\left\lfloor t \right\rfloor \bmod 2 &= 1 \\ &\quad\text{(angle addition, both rows)}$$"
+    )
+
+
+def test_justifications_set_their_formulas_as_math():
+    rows = render._why_rows(r"$u$ pairs faster turn $e^{2 \lambda u / d} > 1$ times more")
+    assert rows[0] == r"&\quad\text{(}{u}\text{ pairs faster turn }{e^{2 \lambda u / d} > 1}"
+    assert rows[1] == r"&\quad\text{times more)}"
+
+
+def test_unevaluated_products_join_numbers_with_a_dot():
+    import sympy
+
+    d, w, x = sympy.symbols("d omega x")
+    assert render.latex(sympy.Mul(-2, 0, 1 / d, evaluate=False)) == r"- \frac{2 \cdot 0}{d}"
+    assert render.latex(sympy.Mul(w, 0, evaluate=False)) == r"\omega \cdot 0"
+    assert render.latex(sympy.Mul(1, x, evaluate=False)) == "x"
+    assert render.latex(-3 * x) == "- 3 x"
+
+
+def test_wide_matrices_break_their_long_entries_inside_the_cell():
+    import sympy
+
+    k, m = sympy.symbols("k m", real=True)
+    entry = sympy.cos(k) * sympy.cos(m) - sympy.sin(k) * sympy.sin(m)
+    tex = render.latex(sympy.Matrix([[entry, entry], [entry, entry]]))
+    assert tex.count(r"\begin{aligned}") == 4 and r"\\[1ex]" in tex
+    assert render.latex(sympy.Matrix([[k, m], [m, k]])) == r"\begin{pmatrix}k & m\\m & k\end{pmatrix}"
+
+
+def test_a_short_step_and_its_justification_start_at_the_left():
+    import sympy
+
+    from posenc_math.theorems import Equal
+
+    x = sympy.Symbol("x", real=True)
+    rows = render._step_rows(Equal(sympy.sin(2 * x), 2 * sympy.sin(x) * sympy.cos(x), "double angle"))
+    assert rows[0].startswith("&") and rows[0].count("&") == 1 and "&=" not in rows[0]
+    assert rows[1] == r"&\quad\text{(double angle)}"

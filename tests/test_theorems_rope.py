@@ -65,7 +65,7 @@ def test_wrong_sign_in_a_chain_link_is_reported_by_number():
     first = sum(len(list(step.checks())) for step in theorem.steps[:index]) + 1
     assert [step.number for step in broken.step_results if not step.proved] == [first + 2, first + 3]
     assert broken.status == "failed"
-    assert any(f.startswith(f"step {first + 2} (R(a) R(b) = R(a + b): angle addition)") for f in broken.failures)
+    assert any(f.startswith(f"step {first + 2} ($R(a) R(b) = R(a + b)$: angle addition)") for f in broken.failures)
 
 
 def test_wrong_sign_in_a_pair_sum_is_reported_by_number():

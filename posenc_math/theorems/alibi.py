@@ -99,9 +99,9 @@ def alibi_geometric() -> Theorem:
     )
     ratio_conclusion = Conclusion(ratio, start, (h, n))
     steps = (
-        Equal(paper_start, start_conclusion.rhs, "log2(2^p) = p, so 2^(-(p - 3)) = 8/2^p"),
-        Equal(paper_list, slope, "2^(-8/n) 2^(-8(h-1)/n) = 2^(-8h/n)"),
-        Equal(ratio, start, "2^(-8(h+1)/n) / 2^(-8h/n)"),
+        Equal(paper_start, start_conclusion.rhs, r"$\log_2 2^p = p$, so $2^{-(p - 3)} = 8/2^p$"),
+        Equal(paper_list, slope, r"$2^{-8/n}\, 2^{-8(h-1)/n} = 2^{-8h/n}$"),
+        Equal(ratio, start, r"$2^{-8(h+1)/n} / 2^{-8h/n}$"),
         Fact(
             "alibi_slopes(n) is 2^(-8h/n) to within one ulp (bit for bit for n <= 8), with first slope and "
             "neighbour ratios 2^(-8/n), for n = 1, 2, 4, ..., 256",
@@ -216,9 +216,9 @@ def softmax_shift_invariance() -> Theorem:
         r"scores $s_j$ real",
     )
     steps = (
-        Equal(term.lhs, term.rhs, "the two c cancel in the exponent"),
-        Termwise(shifted, plain, "each term: the two c cancel"),
-        Termwise(relative, key_only, "each term: -m (i - j) and m j differ by m i, the same for every key"),
+        Equal(term.lhs, term.rhs, r"the two $c$ cancel in the exponent"),
+        Termwise(shifted, plain, r"each term: the two $c$ cancel"),
+        Termwise(relative, key_only, r"each term: $-m (i - j)$ and $m j$ differ by $m i$, the same for every key"),
         Fact(
             "softmax(scores + alibi_bias) == softmax(scores + alibi_key_bias + causal_mask) for "
             "(heads, n) in (1, 1), (1, 5), (4, 7), (8, 16), (12, 33), (16, 64); softmax(row + c) == "

@@ -70,11 +70,11 @@ def binary_bit() -> Theorem:
     wave_chain = Chain(
         wave_period.lhs,
         [
-            (usin(sympy.Add(angle(t), 2 * pi, evaluate=False)), "2^(j+1) / 2^j = 2"),
-            (wave_period.rhs, "sine has period 2 pi"),
+            (usin(sympy.Add(angle(t), 2 * pi, evaluate=False)), r"$2^{j+1} / 2^j = 2$"),
+            (wave_period.rhs, r"sine has period $2\pi$"),
         ],
     )
-    bit_step = Equal(bit_period.lhs, bit_period.rhs, "adding 2^(j+1) adds 2 to t / 2^j: bit j is unchanged")
+    bit_step = Equal(bit_period.lhs, bit_period.rhs, r"adding $2^{j+1}$ adds 2 to $t / 2^j$: bit $j$ is unchanged")
     one_period = Fact(
         f"(1 - sign sin(pi (t + 1/2) / 2^j)) / 2 equals bit j of t for every t in one period, j = 0 .. {MAX_BIT}",
         _one_period_each,

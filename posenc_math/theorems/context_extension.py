@@ -106,27 +106,27 @@ def ntk_base() -> Theorem:
         return largest_error(errors)
 
     steps = (
-        Equal(fastest_of(new), 1, "i = 0: the fastest pair has frequency 1 for every base"),
+        Equal(fastest_of(new), 1, r"$i = 0$: the fastest pair has frequency 1 for every base"),
         Equal(
             sympy.Pow(new, Mul(-2, lowest, 1 / d, evaluate=False), evaluate=False),
             new ** (-(d - 2) / d),
-            "i = d/2 - 1: the slowest pair",
+            r"$i = d/2 - 1$: the slowest pair",
         ),
-        Equal(log(new ** (-(d - 2) / d)), -(d - 2) / d * log(new), "log of the left side"),
-        Equal(log(freq(b, lowest) / s), -(d - 2) / d * log(b) - log(s), "log of the right side"),
+        Equal(log(new ** (-(d - 2) / d)), -(d - 2) / d * log(new), "logarithm of the left side"),
+        Equal(log(freq(b, lowest) / s), -(d - 2) / d * log(b) - log(s), "logarithm of the right side"),
         Fact(
             "linsolve: -(d-2)/d beta' = -(d-2)/d beta - sigma has the one solution "
             "beta' = beta + d/(d-2) sigma (beta = log b, sigma = log s)",
             solved,
-            "solve the condition for log b'",
+            r"solve the condition for $\ln b'$",
         ),
-        Equal(exp(solved_log.subs({log_b: log(b), log_s: log(s)})), ntk, "b' = exp(beta')"),
-        Equal(freq(ntk, lowest), freq(b, lowest) / s, "check: the slowest frequency is divided by s"),
+        Equal(exp(solved_log.subs({log_b: log(b), log_s: log(s)})), ntk, r"$b' = e^{\beta'}$"),
+        Equal(freq(ntk, lowest), freq(b, lowest) / s, r"check: the slowest frequency is divided by $s$"),
         Equal(fastest_of(ntk), fastest_of(b), "check: the fastest is unchanged"),
         Equal(
             ratio,
             s ** (-2 * i / (d - 2)),
-            "every pair: omega_i(b') / omega_i(b) = (b'/b)^(-2i/d) = s^(-2i/(d-2)), from 1 down to 1/s",
+            r"every pair: $\omega_i(b') / \omega_i(b) = (b'/b)^{-2i/d} = s^{-2i/(d-2)}$, from 1 down to $1/s$",
         ),
         Fact(
             "ntk_aware_base(b, s, d) == b s^(d/(d-2)); rope_frequencies with that base keeps omega_0 = 1 "
@@ -248,8 +248,8 @@ def yarn_ramp() -> Theorem:
     where_ramp = r"$j_{\text{low}}$ the ramp's low end, $\delta = j_{\text{high}} - j_{\text{low}} > 0$"
     # The ramp's argument (j - j_low) / delta at a pair below j_low and above j_high; the Equal steps
     # compute it from the written form, the conclusions bound the value.
-    below_value = Equal(argument(low - u), -u / width, "j - j_low = -u")
-    above_value = Equal(argument(low + width + past), 1 + past / width, "j - j_low = delta + v")
+    below_value = Equal(argument(low - u), -u / width, r"$j - j_{\text{low}} = -u$")
+    above_value = Equal(argument(low + width + past), 1 + past / width, r"$j - j_{\text{low}} = \delta + v$")
     below = Conclusion(
         below_value.rhs,
         sympy.S.Zero,
@@ -268,7 +268,7 @@ def yarn_ramp() -> Theorem:
     def blend(weight):
         return Add(
             Mul(freq / stretch, weight, evaluate=False),
-            Mul(freq, Add(1, -weight, evaluate=False), evaluate=False),
+            Mul(freq, Add(1, Mul(-1, weight, evaluate=False), evaluate=False), evaluate=False),
             evaluate=False,
         )
 
@@ -278,15 +278,19 @@ def yarn_ramp() -> Theorem:
     )
     linear = Conclusion(blend(ramp), freq - ramp * freq * (1 - 1 / stretch), (freq, stretch, ramp))
     steps = (
-        Equal(end.lhs, end.rhs, "e^(-ln(L / (2 pi beta))) = 2 pi beta / L"),
-        Equal(faster.lhs, faster.rhs, "u pairs faster turn e^(2 lambda u / d) > 1 times more"),
+        Equal(end.lhs, end.rhs, r"$e^{-\ln(L / (2 \pi \beta))} = 2 \pi \beta / L$"),
+        Equal(faster.lhs, faster.rhs, r"$u$ pairs faster turn $e^{2 \lambda u / d} > 1$ times more"),
         below_value,
-        Holds(sympy.LessThan(below.lhs, below.rhs, evaluate=False), "u >= 0, delta > 0: at most 0, the ramp is 0"),
+        Holds(
+            sympy.LessThan(below.lhs, below.rhs, evaluate=False), r"$u \ge 0$, $\delta > 0$: at most 0, the ramp is 0"
+        ),
         above_value,
-        Holds(sympy.LessThan(above.lhs, above.rhs, evaluate=False), "v >= 0, delta > 0: at least 1, the ramp is 1"),
-        Equal(keep.lhs, keep.rhs, "r = 0: the frequency is kept"),
-        Equal(divide.lhs, divide.rhs, "r = 1: the frequency is divided by s"),
-        Equal(linear.lhs, linear.rhs, "in between: omega minus r times the full reduction omega (1 - 1/s)"),
+        Holds(
+            sympy.LessThan(above.lhs, above.rhs, evaluate=False), r"$v \ge 0$, $\delta > 0$: at least 1, the ramp is 1"
+        ),
+        Equal(keep.lhs, keep.rhs, r"$r = 0$: the frequency is kept"),
+        Equal(divide.lhs, divide.rhs, r"$r = 1$: the frequency is divided by $s$"),
+        Equal(linear.lhs, linear.rhs, r"in between: $\omega$ minus $r$ times the full reduction $\omega (1 - 1/s)$"),
     )
 
     def witness():

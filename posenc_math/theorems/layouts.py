@@ -33,7 +33,7 @@ def spacing_relation() -> Theorem:
         start,
         [
             (BASE ** (-2 * INDEX / (d - 2)), "power of a power"),
-            (goal.rhs, "d - 2 = 2 (d/2 - 1)"),
+            (goal.rhs, r"$d - 2 = 2 (d/2 - 1)$"),
         ],
     )
 

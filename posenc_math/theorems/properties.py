@@ -67,7 +67,7 @@ def norm_constant() -> Theorem:
     ones = pairs(sympy.Integer(1))
     goal = Conclusion(squares, WIDTH / 2, over=(BASE, WIDTH, t))
     termwise = Termwise(squares, ones, "Pythagoras: each pair contributes 1")
-    count = Equal(ones, WIDTH / 2, "d/2 pairs")
+    count = Equal(ones, WIDTH / 2, r"$d/2$ pairs")
 
     def quantity(table, freqs, position, offset, mpmath):
         return table[position] @ table[position], mpmath.mpf(len(freqs))
@@ -100,7 +100,7 @@ def dot_relative() -> Theorem:
     f = omega()
     dot = pairs(sin(f * t) * sin(f * (t + k)) + cos(f * t) * cos(f * (t + k)))
     goal = Conclusion(dot, pairs(cos(f * k)), over=(BASE, WIDTH, t, k))
-    termwise = Termwise(dot, goal.rhs, "cos(x - y) = cos x cos y + sin x sin y, and t cancels")
+    termwise = Termwise(dot, goal.rhs, r"$\cos(x - y) = \cos x \cos y + \sin x \sin y$, and $t$ cancels")
 
     def quantity(table, freqs, position, offset, mpmath):
         exact = mpmath.fsum(mpmath.cos(f * offset) for f in freqs)
@@ -134,7 +134,7 @@ def dot_symmetric() -> Theorem:
     f = omega()
     back = pairs(sin(f * t) * sin(f * (t - k)) + cos(f * t) * cos(f * (t - k)))
     goal = Conclusion(back, pairs(cos(f * k)), over=(BASE, WIDTH, t, k))
-    termwise = Termwise(back, goal.rhs, "cos(x - y) = cos x cos y + sin x sin y; cos is even")
+    termwise = Termwise(back, goal.rhs, r"$\cos(x - y) = \cos x \cos y + \sin x \sin y$; $\cos$ is even")
 
     def quantity(table, freqs, position, offset, mpmath):
         step = min(abs(offset), position)
@@ -217,13 +217,13 @@ def injective() -> Theorem:
     chain = Chain(
         gap,
         [
-            (2 - 2 * cos(n), "expand; Pythagoras twice; cos(x - y)"),
+            (2 - 2 * cos(n), r"expand; Pythagoras twice; $\cos(x - y)$"),
             (4 * sin(n / 2) ** 2, "half-angle formula"),
         ],
     )
     positive = Holds(
         sympy.Lt(0, 4 * sin(n / 2) ** 2, evaluate=False),
-        "sin(n/2) is not 0 for a nonzero integer n: n/2 is not a multiple of pi, since pi is irrational",
+        r"$\sin(n/2) \ne 0$ for a nonzero integer $n$: $n/2$ is not a multiple of $\pi$, since $\pi$ is irrational",
     )
 
     def witness():

@@ -363,8 +363,8 @@ def transformer_xl_relative() -> Theorem:
     chain = Chain(
         pair_start,
         [
-            (pair_regrouped, "(b) and (d) read the same R"),
-            (pair_end, "the shift cancels in i - j"),
+            (pair_regrouped, r"(b) and (d) read the same $R$"),
+            (pair_end, r"the shift cancels in $i - j$"),
         ],
     )
     cancel = Termwise(sum_start, sum_end, "each pair: the shift cancels")
@@ -536,11 +536,11 @@ def deberta_relative() -> Theorem:
     )
     steps = (
         definition,
-        Equal(index.lhs, index.rhs, "the clip reads i - j only"),
+        Equal(index.lhs, index.rhs, r"the clip reads $i - j$ only"),
         Equal(scores.lhs, scores.rhs, "both rows unchanged"),
-        Equal(last.lhs, last.rhs, "2k + u >= 2k - 1: clipped to the last row"),
+        Equal(last.lhs, last.rhs, r"$2k + u \ge 2k - 1$: clipped to the last row"),
         Equal(boundary.lhs, boundary.rhs, "already the last row"),
-        Equal(first.lhs, first.rhs, "-u <= 0: the first row"),
+        Equal(first.lhs, first.rhs, r"$-u \le 0$: the first row"),
     )
 
     def witness():

@@ -25,6 +25,8 @@ the same page.
 from __future__ import annotations
 
 import sympy
+from sympy.printing.latex import LatexPrinter
+from sympy.printing.precedence import PRECEDENCE
 
 from .core import Chain, Conclusion, Equal, Fact, Holds, Result, Termwise, Theorem, Use
 
@@ -45,6 +47,9 @@ CHECKING_PAGE = "checking"
 #: A line wider than about this many printed characters is broken (a 390 px
 #: phone shows about 30 characters of display math).
 _WIDE = 30
+#: A matrix wider than this has its long entries written over several lines
+#: (its columns, gaps and parentheses print wider than a line of terms).
+_MATRIX_WIDE = 24
 
 
 def label(theorem_id: str) -> str:
@@ -60,22 +65,159 @@ def label(theorem_id: str) -> str:
 
 _NOTATION: dict = {}
 
+#: How SymPy's printer is set for theorem boxes: matrices as pmatrix, ln for the natural logarithm.
+_SETTINGS = {"mat_delim": "", "mat_str": "pmatrix", "ln_notation": True}
+
+
+class _Printer(LatexPrinter):
+    """SymPy's LaTeX printer, with two changes for reading on any screen.
+
+    - A matrix wider than a phone's line writes each wide sum in a cell over
+      several lines (a term per line), with room between the matrix rows:
+      MathJax cannot break a line inside a matrix, so a matrix must fit.
+    - A product written unevaluated with more than a leading coefficient
+      (``-2 * 0 / d``, ``omega * 0``, ``2**a * 2**b``) joins its factors with
+      ``\\cdot``: juxtaposed numbers (``(-2) 0``, ``\\omega 0``) misread; a
+      factor 1 in front is left out.
+    """
+
+    def _print_matrix_contents(self, expr) -> str:
+        rows, cols = expr.shape
+        if not self._settings["fold_short_frac"]:
+            # e^{s_0} / Z_0 at full size, not a fraction shrunk to a matrix cell
+            cell = _Printer(
+                {**_SETTINGS, "fold_func_brackets": self._settings["fold_func_brackets"], "fold_short_frac": True}
+            )
+            return cell._print_matrix_contents(expr)
+        cells = [[self._print(expr[i, j]) for j in range(cols)] for i in range(rows)]
+        budget = max((_MATRIX_WIDE - 2 * cols) // cols, 8)
+        broken = False
+        if _matrix_width(cells) > _MATRIX_WIDE and not self._settings["fold_func_brackets"]:
+            # as textbooks write a wide matrix: sin k omega, not sin(k omega)
+            folded = _Printer({**_SETTINGS, "fold_short_frac": True, "fold_func_brackets": True})
+            return folded._print_matrix_contents(expr)
+        if _matrix_width(cells) > _MATRIX_WIDE:
+            for i in range(rows):
+                for j in range(cols):
+                    entry = expr[i, j]
+                    if isinstance(entry, sympy.Add) and visible_length(cells[i][j]) > budget:
+                        lines = _fill([self._print(term) for term in self._as_ordered_terms(entry)], budget)
+                        if len(lines) > 1:
+                            broken = True
+                            cells[i][j] = "\\begin{aligned}&" + "\\\\&".join(lines) + "\\end{aligned}"
+        separator = "\\\\[1ex]" if broken else "\\\\"
+        return "\\begin{pmatrix}" + separator.join(" & ".join(row) for row in cells) + "\\end{pmatrix}"
+
+    def _print_Mul(self, expr) -> str:
+        args: tuple = expr.args if isinstance(expr, sympy.Mul) else ()
+        if len(args) > 1 and args[0] is sympy.S.One:  # 1 x is x
+            return self._print(sympy.Mul(*args[1:], evaluate=False))
+        # the order SymPy prints in: sorted when the product is in canonical form, as written when not
+        order = list(args)
+        if args and sympy.Mul(*args) == expr:
+            coefficient, rest = expr.as_coeff_Mul()
+            order = ([coefficient] if coefficient != 1 else []) + list(rest.as_ordered_factors())
+        if not any(a.is_Number or (isinstance(a, sympy.Pow) and a.base.is_Number) for a in order[1:]):
+            return super()._print_Mul(expr)
+        numbers = [factor for factor in order if factor.is_Number]
+        negative = sum(bool(number.is_negative) for number in numbers) % 2 == 1
+        top, bottom = [], []
+        for factor in order:
+            if factor.is_Number:
+                if factor == -1:
+                    continue  # written as the sign
+                factor = abs(factor)
+                if factor.is_Rational and factor.q != 1:
+                    bottom.append(sympy.Integer(factor.q))
+                    factor = sympy.Integer(factor.p)
+                top.append(factor)
+            elif isinstance(factor, sympy.Pow) and factor.exp.is_Rational and factor.exp.is_negative:
+                bottom.append(sympy.Pow(factor.base, -factor.exp, evaluate=False) if factor.exp != -1 else factor.base)
+            else:
+                top.append(factor)
+
+        def joined(factors):
+            if len(factors) == 1:
+                return self._print(factors[0])
+            return " \\cdot ".join(self._factor(factor) for factor in factors)
+
+        tex = joined(top or [sympy.S.One])
+        if len(top) == 1 and not bottom:
+            tex = self._factor(top[0])
+        if bottom:
+            tex = f"\\frac{{{tex}}}{{{joined(bottom)}}}"
+        return f"- {tex}" if negative else tex
+
+    def _needs_function_brackets(self, expr) -> bool:
+        # sin k omega, sin omega (k + l) without brackets: a product of symbols, numbers and sums
+        if not all(factor.is_Atom or isinstance(factor, sympy.Add) for factor in sympy.Mul.make_args(expr)):
+            return True
+        return super()._needs_function_brackets(expr)
+
+    def _factor(self, factor) -> str:
+        """A factor of a product, in parentheses when it needs them (a fraction does not)."""
+        tex = self._print(factor)
+        if tex.startswith("\\frac") and tex.endswith("}"):
+            return tex
+        return self.parenthesize(factor, PRECEDENCE["Mul"], strict=False)
+
+
+def _matrix_width(cells: list[list[str]]) -> int:
+    """Printed width of a matrix: its widest cell per column, plus the gaps and parentheses."""
+    columns = zip(*cells, strict=True)
+    return sum(max(visible_length(cell) for cell in column) for column in columns) + 2 * len(cells[0])
+
+
+def _fill(pieces: list[str], width: int) -> list[str]:
+    """Terms of a sum, on as few lines of at most ``width`` characters as they go (signs kept)."""
+    signed = [pieces[0]] + [piece if piece.startswith("-") else f"+ {piece}" for piece in pieces[1:]]
+    lines, current = [], ""
+    for piece in signed:
+        if current and visible_length(current + piece) > width:
+            lines.append(current)
+            current = piece
+        else:
+            current = f"{current} {piece}".strip()
+    lines.append(current)
+    return lines
+
+
+def _print(expression) -> str:
+    """LaTeX by :class:`_Printer`, without the theorem's notation."""
+    return _Printer(_SETTINGS).doprint(expression)
+
+
+def _spelled(value) -> bool:
+    """Whether the statement spells out what a notation stands for: not for a
+    matrix of computed entries (its name, such as ``X M X^T``, is the formula)."""
+    if isinstance(value, sympy.MatrixBase):
+        return all(entry.is_Atom for entry in value)
+    return True
+
 
 def latex(expression) -> str:
     """LaTeX of a side of a step or conclusion (matrices as ``pmatrix``).
 
     While a theorem is rendered, its ``notation`` (display names such as
-    ``omega_i`` for ``b**(-2*i/d)``) is applied first.
+    ``omega_i`` for ``b**(-2*i/d)``, or a name for a whole matrix) is
+    applied first.
 
     Examples
     --------
-    >>> from sympy import Matrix, Symbol
+    >>> from sympy import Matrix, Mul, Symbol
     >>> print(latex(Matrix([Symbol("x"), 1])))
     \\begin{pmatrix}x\\\\1\\end{pmatrix}
+    >>> print(latex(Mul(-2, 0, 1 / Symbol("d"), evaluate=False)))
+    - \\frac{2 \\cdot 0}{d}
     """
-    if _NOTATION and hasattr(expression, "xreplace"):
-        expression = expression.xreplace(_NOTATION)
-    return sympy.latex(expression, mat_delim="", mat_str="pmatrix")
+    if _NOTATION:
+        if isinstance(expression, sympy.MatrixBase):
+            expression = sympy.ImmutableMatrix(expression)  # hashable, so a named matrix is found
+        if expression in _NOTATION:
+            expression = _NOTATION[expression]
+        elif hasattr(expression, "xreplace"):
+            expression = expression.xreplace(_NOTATION)
+    return _print(expression)
 
 
 def _text(value: str) -> str:
@@ -133,6 +275,9 @@ def _side_rows(expression, prefix: str) -> list[str]:
         return [f"{prefix}{whole}"]
     pieces = _pieces(expression)
     if len(pieces) == 1:
+        if "\\begin{aligned}" in whole and prefix.strip("& "):
+            # a matrix with entries over several lines starts its own row, under its relation
+            return [prefix.rstrip(), f"&\\quad {whole}"]
         return [f"{prefix}{whole}"]
     rows, current = [], ""
     for piece in pieces:
@@ -145,12 +290,51 @@ def _side_rows(expression, prefix: str) -> list[str]:
     return [f"{prefix}{rows[0]}"] + [f"&\\quad {row}" for row in rows[1:]]
 
 
-def _why_rows(why: str) -> list[str]:
-    """A justification on its own line(s) under the step, wrapped to the phone's width."""
-    import textwrap
+def _why_tokens(why: str) -> list[tuple[str, bool]]:
+    """Words and ``$...$`` formulas of a justification, each with whether a space came before it."""
+    import re
 
-    lines = textwrap.wrap(f"({why})", width=34)
-    return [f"&\\quad\\text{{{_text(line)}}}" for line in lines]
+    return [
+        (match.group(), match.start() > 0 and why[match.start() - 1].isspace())
+        for match in re.finditer(r"\$[^$]*\$|[^\s$]+", why)
+    ]
+
+
+def _why_line(tokens: list[tuple[str, bool]]) -> str:
+    """One line of a justification: words in ``\\text``, formulas as math, spaces kept between them."""
+    out, words = [], ""
+    for index, (token, spaced) in enumerate(tokens):
+        space = " " if spaced and index else ""
+        if token.startswith("$"):
+            if words or space:
+                out.append(f"\\text{{{_text(words + space)}}}")
+            words = ""
+            out.append("{" + token.strip("$") + "}")
+        else:
+            words += space + token
+    if words:
+        out.append(f"\\text{{{_text(words)}}}")
+    return "".join(out)
+
+
+def _why_rows(why: str) -> list[str]:
+    """A justification on its own line(s) under the step, wrapped to the phone's width.
+
+    Words are set as text and ``$...$`` as math, so a formula in a
+    justification reads as one (never ``e^(-ln x)`` in text).
+    """
+    lines: list[list[tuple[str, bool]]] = [[]]
+    used = 0
+    for token, spaced in _why_tokens(f"({why})"):
+        # a formula prints wider than its letters: italics, spacing around relations
+        size = round(1.5 * visible_length(token.strip("$"))) if token.startswith("$") else len(token)
+        if lines[-1] and used + size + 1 > 34:
+            lines.append([])
+            used = 0
+            spaced = False
+        lines[-1].append((token, spaced))
+        used += size + (1 if spaced else 0)
+    return [f"&\\quad{_why_line(line)}" for line in lines]
 
 
 def _relation_rows(lhs: str, relation: str, rhs: str) -> list[str]:
@@ -267,6 +451,11 @@ def _display(body: str) -> list[str]:
 def _step_rows(check, context=None) -> list[str]:
     """Aligned rows for one check: ``lhs = rhs`` with the justification below it."""
     lhs, relation, rhs = check.sides(context)
+    left, right = latex(lhs), latex(rhs)
+    if visible_length(left) + visible_length(right) <= _WIDE:
+        # aligned at the left, like the justification under it (aligned at the relation, a short
+        # step would push its justification to the middle of the line)
+        return [f"&{left} {_RELATION[relation]} {right}", *_why_rows(check.why)]
     return [*_relation_rows_of(lhs, _RELATION[relation], rhs), *_why_rows(check.why)]
 
 
@@ -371,7 +560,7 @@ def _theorem_myst(theorem: Theorem, result: Result, checking: str) -> str:
         lines += [theorem.lead, ""]
     lines += _statement_lines(theorem.conclusions)
     domain = domain_text(theorem.conclusions)
-    names = [f"${sympy.latex(symbol)} = {sympy.latex(value)}$" for value, symbol in theorem.notation.items()]
+    names = [f"${_print(symbol)} = {_print(value)}$" for value, symbol in theorem.notation.items() if _spelled(value)]
     named = f", where {', '.join(names)}" if names else ""
     lines += [domain + named + (f"; {'; '.join(where)}" if where else "") + ".", ""]
     uses = ", ".join(f"{{prf:ref}}`{used} <{label(used)}>`" for used in theorem.uses)

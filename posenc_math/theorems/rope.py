@@ -127,13 +127,13 @@ def rope_relative() -> Theorem:
         score,
         [
             (transposed, "transpose of a product"),
-            (backwards, "R(theta)^T = R(-theta): cos is even, sin is odd"),
-            (combined, "R(a) R(b) = R(a + b): angle addition"),
+            (backwards, r"$R(\theta)^\top = R(-\theta)$: $\cos$ is even, $\sin$ is odd"),
+            (combined, r"$R(a) R(b) = R(a + b)$: angle addition"),
             (relative, "multiply out"),
         ],
     )
-    half_step = Termwise(half_lhs, half_rhs, "each pair j (x_j, x_{j+P}) by the pair identity")
-    inter_step = Termwise(inter_lhs, inter_rhs, "each pair j (x_{2j}, x_{2j+1}) by the pair identity")
+    half_step = Termwise(half_lhs, half_rhs, r"each pair $j$, $(x_j, x_{j+P})$, by the pair identity")
+    inter_step = Termwise(inter_lhs, inter_rhs, r"each pair $j$, $(x_{2j}, x_{2j+1})$, by the pair identity")
 
     def witness():
         rng = seeded("rope-relative")
@@ -277,9 +277,15 @@ def rope_layout_permutation() -> Theorem:
         where=r"$x_i$ real components, $\omega_j > 0$, position $p$",
     )
     steps = (
-        Equal(forward, pi_pair.rhs, "j < P takes the first case (2j), j + P >= P the second (2(j + P - P) + 1)"),
-        Equal(backward, inverse_pair.rhs, "2j is even, 2j + 1 odd: floor and mod 2 by cases"),
-        Equal(turned_half, turned_interleaved, "half pair j of x_pi is (x_pi(j), x_pi(j+P)) = (x_2j, x_2j+1)"),
+        Equal(
+            forward, pi_pair.rhs, r"$j < P$ takes the first case ($2j$), $j + P \ge P$ the second ($2(j + P - P) + 1$)"
+        ),
+        Equal(backward, inverse_pair.rhs, r"$2j$ is even, $2j + 1$ odd: floor and mod 2 by cases"),
+        Equal(
+            turned_half,
+            turned_interleaved,
+            r"half pair $j$ of $x_\pi$ is $(x_{\pi(j)}, x_{\pi(j+P)}) = (x_{2j}, x_{2j+1})$",
+        ),
     )
 
     def witness():
@@ -383,7 +389,7 @@ def rope_long_term_decay() -> Theorem:
     for pairs in ABEL_PAIRS:
         lhs, rhs, symbols = _by_parts(pairs)
         identities.append(Conclusion(lhs, rhs, symbols, where=f"$P = {pairs}$ pairs"))
-        abel_steps.append(Equal(lhs, rhs, f"P = {pairs}: multiply out; the h_j S_j terms cancel in pairs"))
+        abel_steps.append(Equal(lhs, rhs, f"$P = {pairs}$: multiply out; the $h_j S_j$ terms cancel in pairs"))
     size, step, slack = (
         sympy.Symbol("S", complex=True),
         sympy.Symbol("Delta", complex=True),
@@ -397,7 +403,7 @@ def rope_long_term_decay() -> Theorem:
         where=r"$S = S_{j+1}$, $\Delta = h_{j+1} - h_j$, $|\Delta| + E = \max_l |h_{l+1} - h_l|$",
     )
     term_step = Holds(
-        sympy.LessThan(term.lhs, term.rhs, evaluate=False), "|S| E >= 0: replacing |Delta| by the largest step"
+        sympy.LessThan(term.lhs, term.rhs, evaluate=False), r"$|S| E \ge 0$: replacing $|\Delta|$ by the largest step"
     )
     evidence = Fact(
         "q = k Gaussian (d = 128, base 10000): the mean score over 2000 seeded draws follows its expectation "

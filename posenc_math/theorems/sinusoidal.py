@@ -36,18 +36,18 @@ def wavelength_range() -> Theorem:
     longest = Conclusion(paper_last, 2 * pi * base ** ((d - 2) / d), over=(excess, d))
     short = Conclusion(log(paper_last), log(2 * pi * base), over=(excess, d), relation="<")
     t2t = Conclusion(t2t_last, 2 * pi * base, over=(excess, q))
-    first_step = Equal(first.lhs, first.rhs, "i = 0: omega_0 = b^0 = 1")
-    longest_step = Equal(longest.lhs, longest.rhs, "i = d/2 - 1: the exponent is (d - 2)/d")
+    first_step = Equal(first.lhs, first.rhs, r"$i = 0$: $\omega_0 = b^0 = 1$")
+    longest_step = Equal(longest.lhs, longest.rhs, r"$i = d/2 - 1$: the exponent of $b$ in $\lambda_i$ is $(d - 2)/d$")
     logs = Chain(
         log(paper_last),
-        [(log(2 * pi) + (d - 2) / d * log(base), "logarithm of a product and of a power (b > 0)")],
+        [(log(2 * pi) + (d - 2) / d * log(base), r"logarithm of a product and of a power ($b > 0$)")],
     )
     right = Equal(log(2 * pi * base), log(2 * pi) + log(base), "logarithm of a product")
     below = Holds(
         sympy.Lt(log(2 * pi) + (d - 2) / d * log(base), log(2 * pi) + log(base), evaluate=False),
-        "the gap is (2/d) log b, positive because b > 1",
+        r"the gap is $(2/d) \ln b$, positive because $b > 1$",
     )
-    t2t_step = Equal(t2t.lhs, t2t.rhs, "tensor2tensor: at i = d/2 - 1 the exponent is -1")
+    t2t_step = Equal(t2t.lhs, t2t.rhs, r"tensor2tensor: at $i = d/2 - 1$ the exponent is $-1$")
 
     def witness():
         import mpmath

@@ -281,7 +281,7 @@ def shift_block() -> Theorem:
 def shift_full() -> Theorem:
     frequency = omega()
     start, _ = _shift_block_parts(w)
-    instance = Use("shift-block", {w: frequency}, r"shift-block at the frequency of pair i")
+    instance = Use("shift-block", {w: frequency}, r"shift-block at the frequency of pair $i$")
     goal = Conclusion(
         start.xreplace({w: frequency}),
         pair(w * (t + k)).xreplace({w: frequency}),
@@ -342,7 +342,7 @@ def shift_group() -> Theorem:
             (compose.rhs, "factor the frequency"),
         ],
     )
-    unit_step = Equal(unit.lhs, unit.rhs, "cos 0 = 1, sin 0 = 0")
+    unit_step = Equal(unit.lhs, unit.rhs, r"$\cos 0 = 1$, $\sin 0 = 0$")
 
     def witness():
         np, mpmath = _numpy(), __import__("mpmath")
@@ -412,7 +412,7 @@ def shift_orthogonal() -> Theorem:
         back.lhs,
         [
             (Matrix([[cos(w * k), -sin(w * k)], [sin(w * k), cos(w * k)]]), "transpose"),
-            (back.rhs, "cos is even, sin is odd"),
+            (back.rhs, r"$\cos$ is even, $\sin$ is odd"),
         ],
     )
 
@@ -461,7 +461,7 @@ def single_sine_not_linear() -> Theorem:
         mirror.lhs,
         [
             (sympy.Add(usin(pi) * cos(x), -ucos(pi) * sin(x), evaluate=False), "angle subtraction"),
-            (mirror.rhs, "sin pi = 0, cos pi = -1"),
+            (mirror.rhs, r"$\sin\pi = 0$, $\cos\pi = -1$"),
         ],
     )
     gap_step = Chain(
@@ -473,7 +473,7 @@ def single_sine_not_linear() -> Theorem:
             ),
             (
                 sympy.Add(sin(x) * cos(phi), cos(x) * sin(phi), -sin(x) * cos(phi), cos(x) * sin(phi), evaluate=False),
-                "sin(pi - x) = sin x, cos(pi - x) = -cos x",
+                r"$\sin(\pi - x) = \sin x$, $\cos(\pi - x) = -\cos x$",
             ),
             (gap.rhs, "collect"),
         ],

@@ -67,12 +67,12 @@ def attention_permutation_equivariant() -> Theorem:
         scores = Conclusion(_mul(p * x, m, (p * x).T), _mul(p, x * m * x.T, p.T), over=over_scores)
         mixed = Conclusion(_mul(softmax_rows(p * s * p.T), p * x, v), _mul(p, softmax_rows(s) * x * v), over=over_mix)
         conclusions += [scores, mixed]
-        score_step = Equal(scores.lhs, scores.rhs, f"{name}: scores of P X are P S P^T")
+        score_step = Equal(scores.lhs, scores.rhs, f"{name}: scores of $PX$ are $PSP^\\top$")
         chain = Chain(
             mixed.lhs,
             [
                 (_mul(p, softmax_rows(s), p.T, p, x, v), f"{name}: softmax permutes with its rows and columns"),
-                (mixed.rhs, f"{name}: P^T P = I"),
+                (mixed.rhs, f"{name}: $P^\\top P = I$"),
             ],
         )
         steps += [score_step, chain]
@@ -97,6 +97,20 @@ def attention_permutation_equivariant() -> Theorem:
         return worst
 
     p = permutation_matrix((1, 2, 0))
+    # Display names (render only; the checker sees the matrices): the row sums of exp(S), the symbol
+    # matrices by their letters, and the two products whose entries fill a page by what they are.
+    names = {sympy.Add(*(sympy.exp(s[i, j]) for j in range(N_TOKENS))): sympy.Symbol(f"Z_{i}") for i in range(N_TOKENS)}
+    names |= {
+        sympy.ImmutableMatrix(value): sympy.MatrixSymbol(name, *value.shape)
+        for value, name in (
+            (x, "X"),
+            (m, "M"),
+            (v, "V"),
+            (s, "S"),
+            (x * m * x.T, r"{X M X^{\top}}"),
+            (softmax_rows(s) * x * v, r"{\operatorname{softmax}(S)\, X V}"),
+        )
+    }
     return Theorem(
         id="attention-permutation-equivariant",
         title="Self-attention without positions is permutation-equivariant",
@@ -112,6 +126,7 @@ def attention_permutation_equivariant() -> Theorem:
             _mul(softmax_rows(p * s * p.T), p * x, v), _mul(p.T, softmax_rows(s) * x * v), over=over_mix
         ),
         scope="instances",
+        notation=names,
         scope_note=(
             f"symbolic for n = {N_TOKENS} tokens of width {WIDTH} with a swap and a 3-cycle, which generate every "
             "permutation of 3 tokens (equivariance is kept under composition); numpy (dot_product_attention) for "

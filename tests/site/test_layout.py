@@ -111,34 +111,17 @@ def test_every_displayed_equation_fits_at_1280(layouts):
     assert not any(problems.values()), "displayed equations wider than their box at 1280 px:\n" + report(problems)
 
 
-#: Pages whose theorem boxes still have too many matrix steps (2 x 2 rotations
-#: times columns, 3 x 3 softmax matrices) wider than a 390 px column: MathJax
-#: cannot break inside a matrix.  Open in issue 10; the strict xfail below
-#: fails as soon as a page is fixed, so the entry is removed then.
-KNOWN_WIDE_THEOREM_PAGES = ("translation.html", "why-positions.html")
-
-
 def test_few_displayed_equations_scroll_on_a_phone(layouts):
     problems = {}
     for page, m in layouts[390].items():
-        if page in KNOWN_WIDE_THEOREM_PAGES:
-            continue  # checked, and expected to fail, by the test below
         if len(m["wideDisplays"]) * 10 > m["displays"]:
             problems[page] = f"{len(m['wideDisplays'])} of {m['displays']} need scrolling: {m['wideDisplays']}"
     assert not problems, "more than one displayed equation in ten scrolls at 390 px:\n" + report(problems)
 
 
-@pytest.mark.xfail(strict=True, reason="matrix steps in these pages' theorem boxes are wider than a phone (issue 10)")
-def test_known_wide_theorem_pages_fit_on_a_phone(layouts):
-    wide = {page: layouts[390][page] for page in KNOWN_WIDE_THEOREM_PAGES}
-    assert all(len(m["wideDisplays"]) * 10 <= m["displays"] for m in wide.values()), {
-        page: f"{len(m['wideDisplays'])} of {m['displays']}" for page, m in wide.items()
-    }
-
-
 def test_page_prose_equations_fit(layouts):
     """The displayed equations of the pages' own text (theorem boxes aside,
-    which the two tests above include): all fit at 1280 px, and at most one
+    which the tests above include): all fit at 1280 px, and at most one
     in ten scrolls at 390 px."""
     problems = {}
     for width in WIDTHS:
