@@ -33,6 +33,29 @@ def is_notebook(path: Path) -> bool:
     return text.startswith("---") and "kernelspec:" in text.split("\n---", 1)[0]
 
 
+def join_streams(notebook) -> None:
+    """Each cell's stdout (and stderr) as one output holding exactly what was written.
+
+    The kernel sends a stream in chunks cut wherever its flush timer fell,
+    which can be inside a line.  MyST-NB's ``nb_merge_streams`` strips and
+    ends every chunk with a newline, so where a chunk was cut decided where
+    a printed line broke ("...embed_sentence:" / "True"), and two clean
+    builds could differ.  Joined first, the text no longer depends on timing.
+    """
+    for cell in notebook.cells:
+        joined: dict[str, dict] = {}
+        outputs = []
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream":
+                if output["name"] in joined:
+                    joined[output["name"]]["text"] += output["text"]
+                    continue
+                joined[output["name"]] = output
+            outputs.append(output)
+        if joined:
+            cell["outputs"] = outputs
+
+
 def execute(path: str) -> tuple[str, object, float, str | None]:
     """Run one notebook as MyST-NB would; return it with its time or its error."""
     from jupyter_cache.executors.utils import single_nb_execution
@@ -43,6 +66,7 @@ def execute(path: str) -> tuple[str, object, float, str | None]:
         notebook, cwd=str(Path(path).parent), allow_errors=False, timeout=TIMEOUT, meta_override=True
     )
     error = None if result.err is None else f"{type(result.err).__name__}: {result.err}"
+    join_streams(notebook)
     return path, notebook, result.time, error
 
 
