@@ -124,15 +124,15 @@ def _prepare(app, env, docnames) -> None:
     are exactly what the directive would compute itself, which it does
     wherever this step did not (one core, no ``fork``, a handful of theorems).
     """
+    _RENDERED.clear()
+    reading = set(docnames)
+    if not reading:
+        return  # a no-op rebuild: nothing to read, SymPy not even imported
     import multiprocessing
     import os
 
     from . import theorems
 
-    _RENDERED.clear()
-    reading = set(docnames)
-    if not reading:
-        return  # a no-op rebuild: nothing to read, SymPy not even imported
     wanted = [theorem_id for theorem_id in theorems.ids() if theorems.page_of(theorem_id) in reading]
     processes = min(len(wanted), os.cpu_count() or 1)
     if processes < 2 or len(wanted) < 4 or "fork" not in multiprocessing.get_all_start_methods():
