@@ -168,11 +168,10 @@ def _matrix_width(cells: list[list[str]]) -> int:
     return sum(max(visible_length(cell) for cell in column) for column in columns) + 2 * len(cells[0])
 
 
-def _fill(pieces: list[str], width: int) -> list[str]:
-    """Terms of a sum, on as few lines of at most ``width`` characters as they go (signs kept)."""
-    signed = [pieces[0]] + [piece if piece.startswith("-") else f"+ {piece}" for piece in pieces[1:]]
+def _pack(pieces: list[str], width: int) -> list[str]:
+    """``pieces`` in order, on as few lines of at most ``width`` visible characters as they go."""
     lines, current = [], ""
-    for piece in signed:
+    for piece in pieces:
         if current and visible_length(current + piece) > width:
             lines.append(current)
             current = piece
@@ -180,6 +179,11 @@ def _fill(pieces: list[str], width: int) -> list[str]:
             current = f"{current} {piece}".strip()
     lines.append(current)
     return lines
+
+
+def _fill(pieces: list[str], width: int) -> list[str]:
+    """Terms of a sum, on as few lines of at most ``width`` characters as they go (signs kept)."""
+    return _pack([pieces[0]] + [piece if piece.startswith("-") else f"+ {piece}" for piece in pieces[1:]], width)
 
 
 def _print(expression) -> str:
@@ -279,14 +283,7 @@ def _side_rows(expression, prefix: str) -> list[str]:
             # a matrix with entries over several lines starts its own row, under its relation
             return [prefix.rstrip(), f"&\\quad {whole}"]
         return [f"{prefix}{whole}"]
-    rows, current = [], ""
-    for piece in pieces:
-        if current and visible_length(current + piece) > _WIDE:
-            rows.append(current)
-            current = piece
-        else:
-            current = f"{current} {piece}".strip()
-    rows.append(current)
+    rows = _pack(pieces, _WIDE)
     return [f"{prefix}{rows[0]}"] + [f"&\\quad {row}" for row in rows[1:]]
 
 
