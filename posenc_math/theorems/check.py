@@ -679,9 +679,13 @@ def _shown_false(lhs, rhs, seeds: tuple) -> bool:
 
 
 def _normal_exponents(expr):
-    """Write every symbolic exponent as a cancelled rational function."""
+    """Write every symbolic exponent as a cancelled rational function.
+
+    An exponent without a sum in it (``-2*i/d``) is a monomial, which SymPy
+    keeps in one canonical form by itself; only the others are cancelled.
+    """
     return expr.replace(
-        lambda e: e.is_Pow and not e.exp.is_Number,
+        lambda e: e.is_Pow and not e.exp.is_Number and e.exp.has(sympy.Add),
         lambda e: sympy.Pow(e.base, sympy.cancel(e.exp)),
     )
 
