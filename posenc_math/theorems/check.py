@@ -857,10 +857,11 @@ def _reduce(expr):
     if any(p.exp.is_negative for p in expanded.atoms(sympy.Pow)) and sympy.cancel(sympy.together(expanded)) == 0:
         return "rational normal form", sympy.S.Zero
     has_trig = expr.has(sympy.sin, sympy.cos, sympy.sinh, sympy.cosh)
-    # (b) before (a) when every angle is a small multiple of its atomic angles:
-    # whatever (a) proves, (b) proves too (the expanded functions satisfy
-    # Pythagoras), and (a) would fail on every angle-addition step first.
-    # Large multiples go to (a) first: sin(50x)**2 + cos(50x)**2 = 1 at once.
+    # (b) before (a) when the arguments are related (fewer atomic angles than
+    # arguments) and each is a small multiple of its atomic angles: whatever
+    # (a) proves, (b) proves too (the expanded functions satisfy Pythagoras),
+    # and (a) would fail on every angle-addition step first.  Independent
+    # angles and large multiples go to (a) first: sin(50x)**2 + cos(50x)**2 = 1 at once.
     small, small_remainder = None, None
     if has_trig:
         with contextlib.suppress(_TooLarge):
