@@ -4,6 +4,8 @@ import mpmath
 import numpy as np
 import pytest
 
+from posenc_math.bench import traced_peak
+
 # Test projects for sphinx.testing (tests/test_sphinx_site.py), not test modules.
 collect_ignore = ["roots"]
 
@@ -23,14 +25,6 @@ def exact_sin_cos(position, pair, dim, *, base=10000, spacing="paper", digits=40
         return float(mpmath.sin(angle)), float(mpmath.cos(angle))
 
 
-def peak_of(function):
-    """``(function(), peak bytes)`` as tracemalloc sees them (numpy reports its buffers to it)."""
-    import tracemalloc
-
-    tracemalloc.start()
-    try:
-        tracemalloc.reset_peak()
-        result = function()
-        return result, tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+#: ``(function(), peak bytes)`` as tracemalloc sees them: the memory tests
+#: measure exactly as ``make bench`` does.
+peak_of = traced_peak
