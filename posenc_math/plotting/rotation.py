@@ -15,6 +15,7 @@ import numpy as np
 from .._validate import check_int
 from ..encodings.rope import rope
 from ..encodings.sinusoidal import sinusoidal
+from .sinusoid import dial_face
 
 __all__ = ["dials_animation", "rope_pair_rotation"]
 
@@ -143,15 +144,9 @@ def dials_animation(dim=8, *, n_positions=48, n_pairs=4, base=10000.0, interval_
     circle = np.linspace(0.0, 2 * np.pi, 121)
     hands, trails = [], []
     for pair, axes in enumerate(axes_list[0]):
-        axes.plot(np.cos(circle), np.sin(circle), color="0.75", linewidth=0.8)
+        dial_face(axes, f"pair {pair}", circle=circle, limit=1.15, linewidth=0.8)
         (trail,) = axes.plot([], [], color="C0", alpha=0.45, linestyle="none", marker="o", markersize=2.5)
         (hand,) = axes.plot([], [], color="C3", linewidth=2.2, marker="o", markevery=[1], markersize=4)
-        axes.set_aspect("equal")
-        axes.set_xlim(-1.15, 1.15)
-        axes.set_ylim(-1.15, 1.15)
-        axes.set_xticks([])
-        axes.set_yticks([])
-        axes.set_title(f"pair {pair}", fontsize=9)
         hands.append(hand)
         trails.append(trail)
     label = figure.suptitle("position 0", fontsize=10)

@@ -89,6 +89,21 @@ def wavelength_plot(wavelengths: dict[str, ArrayLike], *, base: float | None = N
     return figure
 
 
+def dial_face(axes, title: str, *, circle: np.ndarray, limit: float, linewidth: float) -> None:
+    """A dial: the unit circle in grey on square axes from ``-limit`` to ``limit``, no ticks, ``title`` above.
+
+    Drawn first, so what the caller adds (hands, points) lies on top; the
+    fixed limits keep later artists from rescaling the dial.
+    """
+    axes.plot(np.cos(circle), np.sin(circle), color="0.75", linewidth=linewidth)
+    axes.set_aspect("equal")
+    axes.set_xlim(-limit, limit)
+    axes.set_ylim(-limit, limit)
+    axes.set_xticks([])
+    axes.set_yticks([])
+    axes.set_title(title, fontsize=9)
+
+
 def clock_hands(tables: dict[str, ArrayLike], *, n_pairs: int = 4, n_positions: int | None = None) -> Figure:
     """Each sine/cosine pair as the hand of a dial, and whether rows repeat.
 
@@ -148,16 +163,10 @@ def clock_hands(tables: dict[str, ArrayLike], *, n_pairs: int = 4, n_positions: 
         for pair in range(n_pairs):
             axes = figure.add_subplot(layout[2 * row, pair])
             dials.append(axes)
-            axes.plot(np.cos(circle), np.sin(circle), color="0.75", linewidth=0.6)
+            dial_face(axes, f"pair {pair}", circle=circle, limit=1.2, linewidth=0.6)
             sines, cosines = table[:, 2 * pair], table[:, 2 * pair + 1]
             axes.plot([0, sines[-1]], [0, cosines[-1]], color="0.25", linewidth=1.2)
             points = axes.scatter(sines, cosines, c=positions, cmap="cividis", s=10, zorder=3)
-            axes.set_aspect("equal")
-            axes.set_xlim(-1.2, 1.2)
-            axes.set_ylim(-1.2, 1.2)
-            axes.set_xticks([])
-            axes.set_yticks([])
-            axes.set_title(f"pair {pair}", fontsize=9)
             if pair == 0:
                 axes.set_ylabel(title, fontsize=9)
         nearest = closest_earlier_row(table)
