@@ -142,6 +142,21 @@ def _read_scaling(scaling, base: float) -> tuple[str, dict]:
     return rope_type, scaling
 
 
+def _original_length(scaling: dict, max_position_embeddings, rope_type: str) -> int:
+    """The pre-training context length of a ``yarn`` or ``longrope`` rule."""
+    original = scaling.get("original_max_position_embeddings")
+    if original is None:
+        # transformers' standardize_rope_params falls back to the config's
+        # max_position_embeddings.
+        if max_position_embeddings is None:
+            raise ValueError(
+                f"rope_type '{rope_type}' needs scaling key 'original_max_position_embeddings' "
+                "(or the max_position_embeddings argument to fall back on)"
+            )
+        original = max_position_embeddings
+    return check_int("scaling['original_max_position_embeddings']", original, minimum=1)
+
+
 def _yarn_mscale(scale: float, mscale: float = 1.0) -> float:
     if scale <= 1:
         return 1.0
@@ -149,17 +164,7 @@ def _yarn_mscale(scale: float, mscale: float = 1.0) -> float:
 
 
 def _yarn(dim, base, scaling, max_position_embeddings):
-    original = scaling.get("original_max_position_embeddings")
-    if original is None:
-        # transformers' standardize_rope_params falls back to the config's
-        # max_position_embeddings.
-        if max_position_embeddings is None:
-            raise ValueError(
-                "rope_type 'yarn' needs scaling key 'original_max_position_embeddings' "
-                "(or the max_position_embeddings argument to fall back on)"
-            )
-        original = max_position_embeddings
-    original = check_int("scaling['original_max_position_embeddings']", original, minimum=1)
+    original = _original_length(scaling, max_position_embeddings, "yarn")
     if scaling.get("factor") is None:
         if max_position_embeddings is None:
             raise ValueError(
@@ -279,17 +284,7 @@ def _longrope(dim, base, scaling, seq_len, max_position_embeddings):
     # when the context first grows past the original length.
     short = _ext_factors("short_factor", scaling["short_factor"], dim // 2)
     long = _ext_factors("long_factor", scaling["long_factor"], dim // 2)
-    original = scaling.get("original_max_position_embeddings")
-    if original is None:
-        # transformers' standardize_rope_params falls back to the config's
-        # max_position_embeddings.
-        if max_position_embeddings is None:
-            raise ValueError(
-                "rope_type 'longrope' needs scaling key 'original_max_position_embeddings' "
-                "(or the max_position_embeddings argument to fall back on)"
-            )
-        original = max_position_embeddings
-    original = check_int("scaling['original_max_position_embeddings']", original, minimum=1)
+    original = _original_length(scaling, max_position_embeddings, "longrope")
     attention_factor = scaling.get("attention_factor")
     if attention_factor is None:
         factor = scaling.get("factor")
