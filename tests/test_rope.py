@@ -781,3 +781,18 @@ def test_rope_angles_exact_at_large_positions(position):
             angle = position * mpmath.mpf(10000) ** (-mpmath.mpf(2 * j) / dim)
             assert abs(out[2 * j] - float(mpmath.cos(angle))) < 1e-14
             assert abs(out[2 * j + 1] - float(mpmath.sin(angle))) < 1e-14
+
+
+@pytest.mark.parametrize("rope_type", ["yarn", "longrope"])
+def test_missing_original_length_is_named_and_falls_back_on_max_position_embeddings(rope_type):
+    scaling = {"rope_type": rope_type, "factor": 4.0}
+    if rope_type == "longrope":
+        scaling |= {"short_factor": [1.0] * 32, "long_factor": [1.0] * 32}
+    with pytest.raises(
+        ValueError, match=f"rope_type '{rope_type}' needs scaling key 'original_max_position_embeddings'"
+    ):
+        rope_frequencies(64, scaling=scaling)
+    fallback = rope_frequencies(64, scaling=scaling, max_position_embeddings=2048)
+    explicit = rope_frequencies(64, scaling={**scaling, "original_max_position_embeddings": 2048})
+    for got, expected in zip(fallback, explicit, strict=True):  # frequencies and attention factor
+        np.testing.assert_array_equal(got, expected)
