@@ -1,7 +1,7 @@
 """Sphinx configuration for the posenc-math site.
 
 Settings only: the code the site needs is in the extensions it lists
-(``posenc_math.sphinxext``, ``posenc_math.sphinx_site``).  Build with
+(``posenc_math.sphinxext``, ``posenc_math.sphinx_site``, ...).  Build with
 ``make html`` (the Makefile holds the sphinx-build command).  Paths in ``html_static_path`` and
 ``bibtex_bibfiles`` are relative to this file (the repository root);
 ``exclude_patterns`` are relative to ``docs/``.
@@ -21,6 +21,7 @@ copyright = f"{time.gmtime(int(os.environ.get('SOURCE_DATE_EPOCH', '0')) or None
 
 extensions = [
     "myst_nb",
+    "posenc_math.sphinx_notebooks",  # notebooks run in parallel, beside the other pages
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",

@@ -1,0 +1,139 @@
+"""posenc_math.sphinx_notebooks: notebooks run beside Sphinx, stored for MyST-NB, read when done."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from jupyter_cache import get_cache
+from myst_nb.core.utils import coalesce_streams
+
+from posenc_math import sphinx_notebooks
+
+
+def _notebook(chunks):
+    cell = nbformat.v4.new_code_cell("print('same pieces:', True)")
+    cell.outputs = [nbformat.v4.new_output("stream", name=name, text=text) for name, text in chunks]
+    cell.outputs.insert(2, nbformat.v4.new_output("display_data", data={"text/plain": "figure"}))
+    return nbformat.v4.new_notebook(cells=[cell])
+
+
+def test_a_line_cut_between_chunks_prints_as_one_line():
+    # the kernel flushed in the middle of the first print: "same pieces:" | " True\n"
+    cut = _notebook([("stdout", "same pieces:"), ("stdout", " True\n"), ("stderr", "warn\n"), ("stdout", "next\n")])
+    whole = _notebook([("stdout", "same pieces: True\n"), ("stdout", "next\n"), ("stderr", "warn\n")])
+    for notebook in (cut, whole):
+        sphinx_notebooks.join_streams(notebook)
+    texts = [[o.get("text") for o in coalesce_streams(nb.cells[0].outputs)] for nb in (cut, whole)]
+    assert texts[0] == texts[1]
+    assert texts[0][0] == "same pieces: True\nnext\n"
+    # without joining first, MyST-NB's own merge breaks the line where the chunk was cut
+    raw = coalesce_streams(_notebook([("stdout", "same pieces:"), ("stdout", " True\n")]).cells[0].outputs)
+    assert raw[0]["text"] == "same pieces:\n True\n"
+
+
+def _page(path: Path, code: str | None, title: str = "A page") -> Path:
+    """A MyST page; a notebook (with a kernel) when it has ``code``."""
+    head = (
+        "---\nfile_format: mystnb\nkernelspec:\n  name: python3\n  display_name: Python 3\n---\n"
+        if code is not None
+        else ""
+    )
+    cell = f"\n```{{code-cell}} ipython3\n{code}\n```\n" if code is not None else ""
+    path.write_text(f"{head}# {title}\n{cell}", encoding="utf-8")
+    return path
+
+
+def test_a_page_is_a_notebook_when_myst_nb_reads_it_as_one(tmp_path):
+    assert sphinx_notebooks.is_notebook(_page(tmp_path / "a.md", "print(1)"))
+    assert not sphinx_notebooks.is_notebook(_page(tmp_path / "b.md", None))
+    nbformat.write(nbformat.v4.new_notebook(), tmp_path / "c.ipynb")
+    assert sphinx_notebooks.is_notebook(tmp_path / "c.ipynb")
+    assert not sphinx_notebooks.is_notebook(tmp_path / "d.rst")
+
+
+def test_run_notebooks_reports_each_and_stores_only_those_that_ran(tmp_path):
+    good = str(_page(tmp_path / "good.md", "print('from the kernel')"))
+    bad = str(_page(tmp_path / "bad.md", "1 / 0"))
+    cache = str(tmp_path / "cache")
+    reports: list[str] = []
+    sphinx_notebooks.run_notebooks(cache, [good, bad], jobs=2, report=reports.append)
+    kinds = {line.split("\t")[1]: line.split("\t")[0] for line in reports}
+    assert kinds == {good: "executed", bad: "failed"}
+    assert "ZeroDivisionError" in next(line for line in reports if line.startswith("failed"))
+    stored = get_cache(cache).match_cache_notebook(sphinx_notebooks.read_notebook(good))
+    outputs = get_cache(cache).get_cache_bundle(stored.pk).nb.cells[0].outputs
+    assert outputs[0]["text"] == "from the kernel\n"
+    reports.clear()
+    sphinx_notebooks.run_notebooks(cache, [good], jobs=2, report=reports.append)
+    assert reports == [f"cached\t{good}"]  # found in the cache: not run again
+
+
+CONF = """
+extensions = ["myst_nb", "posenc_math.sphinx_notebooks"]
+nb_execution_mode = "cache"
+nb_execution_raise_on_error = True
+exclude_patterns = ["_build"]
+"""
+
+
+@pytest.fixture
+def project(tmp_path):
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "conf.py").write_text(CONF, encoding="utf-8")
+    (source / "index.md").write_text("# Index\n\n```{toctree}\nfirst\nprose\nsecond\n```\n", encoding="utf-8")
+    _page(source / "first.md", "print('first ran')", "First")
+    _page(source / "prose.md", None, "Prose")
+    _page(source / "second.md", "print('second ran')", "Second")
+    return source
+
+
+def _build(make_app, source, **kwargs):
+    app = make_app("html", srcdir=source, **kwargs)
+    order: list[str] = []
+    app.connect("source-read", lambda app, docname, text: order.append(docname))
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    return app, order
+
+
+def test_sphinx_reads_the_notebooks_last_each_after_the_executor_ran_it(make_app, project):
+    app, order = _build(make_app, project)
+    assert app.warning.getvalue() == ""
+    assert order[-2:] in (["first", "second"], ["second", "first"]) and set(order[:-2]) == {"index", "prose"}
+    status = app.status.getvalue()
+    for name in ("first", "second"):
+        assert f"{name} executed in" in status  # by the executor, found in the cache by MyST-NB
+        html = (app.outdir / f"{name}.html").read_text(encoding="utf-8")
+        assert "cell_output" in html and f"{name} ran\n</pre>" in html
+    assert "Executing notebook" not in status  # MyST-NB ran none itself
+    # rebuilt after one edit, only that notebook runs again
+    _page(project / "second.md", "print('second ran again')", "Second")
+    app, order = _build(make_app, project)
+    assert order == ["second"] and "second executed in" in app.status.getvalue()
+
+
+def test_a_notebook_that_fails_fails_the_build_with_its_traceback(make_app, project):
+    _page(project / "second.md", "raise ValueError('a broken cell')", "Second")
+    app = make_app("html", srcdir=project)
+    try:
+        with pytest.raises(Exception, match=r"second\.md") as failure:
+            app.build()
+    finally:
+        app.cleanup()
+    # MyST-NB ran it again itself, and its error carries the cell's traceback
+    assert "second failed in the notebook executor" in app.status.getvalue()
+    traceback = re.sub(r"\x1b\[[0-9;]*m", "", str(failure.value.__cause__))  # without the colours
+    assert "raise ValueError('a broken cell')" in traceback and "ValueError: a broken cell" in traceback
+
+
+def test_other_execution_modes_are_left_alone(make_app, project):
+    app, order = _build(make_app, project, confoverrides={"nb_execution_mode": "off"})
+    assert order[:1] == ["first"] or order.index("first") < order.index("second")
+    assert "executed in" not in app.status.getvalue()
+    assert "cell_output" not in (app.outdir / "first.html").read_text(encoding="utf-8")  # not run
