@@ -6,7 +6,10 @@ time, each in a new kernel, while nothing else happens.  That was most of a
 clean build.  With this extension, at ``env-before-read-docs``:
 
 1. the notebooks about to be read go to an executor process
-   (``python -m posenc_math.sphinx_notebooks CACHE NOTEBOOK...``).  It skips
+   (``python -m posenc_math.sphinx_notebooks CACHE``, the paths on its
+   standard input; in a build without a saved environment it was started
+   already when the extension was set up, and its kernel server warmed up
+   while Sphinx loaded the other extensions).  It skips
    those already in the cache and runs the others one per core, longest
    first, in kernels forked from a warm server
    (:mod:`posenc_math.warm_kernels`), exactly as MyST-NB would run them
@@ -33,7 +36,6 @@ import contextlib
 import os
 import subprocess
 import sys
-import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -112,13 +114,22 @@ def execute(path: str, timeout: int, socket_path: str | None) -> tuple[str, Any,
 
 
 def run_notebooks(
-    cache_path: str, notebooks: list[str], *, jobs: int, timeout: int = TIMEOUT, warm: bool = True, report=print
+    cache_path: str,
+    notebooks: list[str],
+    *,
+    jobs: int,
+    timeout: int = TIMEOUT,
+    warm: bool = True,
+    socket_path: str | None = None,
+    report=print,
 ) -> None:
     """Store every notebook in ``notebooks`` in the cache, running those it lacks ``jobs`` at a time.
 
     ``report`` gets one line per notebook, in the order they are ready:
     ``cached PATH``, ``executed PATH SECONDS`` or ``failed PATH MESSAGE``
-    (tab-separated).  A failed notebook is not stored.
+    (tab-separated).  A failed notebook is not stored.  Kernels are forked
+    by the warm server at ``socket_path``; without one (and ``warm``), a
+    server is started where the first notebook to run lives.
     """
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
@@ -135,14 +146,12 @@ def run_notebooks(
     if not pending:
         return
     with contextlib.ExitStack() as stack:
-        socket_path = None
-        if warm:
-            # Warmed where the first notebook runs; a kernel wanted elsewhere starts cold.
+        if warm and socket_path is None:
             from .warm_kernels import Server
 
             socket_path = stack.enter_context(Server(str(Path(pending[0]).parent))).socket_path
         pool = stack.enter_context(ProcessPoolExecutor(max_workers=min(jobs, len(pending))))
-        futures = [pool.submit(execute, path, timeout, socket_path) for path in pending]
+        futures = [pool.submit(execute, path, timeout, socket_path if warm else None) for path in pending]
         for future in as_completed(futures):
             path, notebook, seconds, error = future.result()
             if error is not None:
@@ -153,26 +162,68 @@ def run_notebooks(
             report(f"executed\t{path}\t{seconds:.1f}")
 
 
+def _read_paths(fd: int) -> list[str]:
+    """Paths, one a line, up to an empty line (or the end of the stream) on file descriptor ``fd``.
+
+    The empty line, not the end of the stream, ends the list: a process
+    that Sphinx forks after starting this one (sphinx-sitemap's manager,
+    say) holds a copy of the pipe's writing end, so the end might never
+    come.  Gone to a new parent, the one that started it is gone: no list.
+    """
+    import select
+
+    parent, received = os.getppid(), b""
+    while not (received.startswith(b"\n") or b"\n\n" in received):
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if not ready:
+            if os.getppid() != parent:
+                return []
+            continue
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        received += chunk
+    return [line for line in received.decode().split("\n\n")[0].split("\n") if line.strip()]
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Run notebooks into MyST-NB's jupyter-cache, in parallel.")
+    parser = argparse.ArgumentParser(
+        description="Run notebooks into MyST-NB's jupyter-cache, in parallel: their paths are read from "
+        "standard input, one a line, in the order to start them, up to an empty line; one report a line on "
+        "standard output."
+    )
     parser.add_argument("cache", help="the jupyter-cache directory")
-    parser.add_argument("notebooks", nargs="+", help="notebook paths, in the order to start them")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="notebooks run at once")
     parser.add_argument("--timeout", type=int, default=TIMEOUT, help="seconds a cell may take")
     parser.add_argument("--cold", action="store_true", help="start each kernel as a new process")
+    parser.add_argument(
+        "--warm-in", metavar="DIR", help="start the warm kernel server in DIR at once, before the paths arrive"
+    )
     args = parser.parse_args(argv)
     # The reports go to the stream that was stdout; whatever else writes
     # to stdout (a kernel, a library) goes to stderr and cannot garble them.
     reports = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
-    run_notebooks(
-        os.path.abspath(args.cache),
-        [os.path.abspath(path) for path in args.notebooks],
-        jobs=args.jobs,
-        timeout=args.timeout,
-        warm=not args.cold,
-        report=lambda line: print(line, file=reports, flush=True),
-    )
+    with contextlib.ExitStack() as stack:
+        socket_path = None
+        if args.warm_in and not args.cold:
+            from .warm_kernels import Server
+
+            socket_path = stack.enter_context(Server(os.path.abspath(args.warm_in))).socket_path
+        # What the run needs, imported while the paths are still on their way.
+        import jupyter_cache.executors.utils  # noqa: F401
+        import myst_nb.core.read  # noqa: F401
+
+        notebooks = [os.path.abspath(path) for path in _read_paths(sys.stdin.fileno())]
+        run_notebooks(
+            os.path.abspath(args.cache),
+            notebooks,
+            jobs=args.jobs,
+            timeout=args.timeout,
+            warm=not args.cold,
+            socket_path=socket_path,
+            report=lambda line: print(line, file=reports, flush=True),
+        )
     return 0
 
 
@@ -180,13 +231,28 @@ def main(argv: list[str] | None = None) -> int:
 
 
 class _Executor:
-    """The executor process of one build, and what it has reported so far."""
+    """The executor process of one build, and what it has reported so far.
 
-    def __init__(self, cache_path: str, paths: list[str], timeout: int) -> None:
-        command = [sys.executable, "-m", "posenc_math.sphinx_notebooks", cache_path, *paths, "--timeout", str(timeout)]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    Started before the notebooks are known (``warm_in``: its kernel server
+    warms up meanwhile); :meth:`run` then hands it their paths.
+    """
+
+    def __init__(self, cache_path: str, *, timeout: int, jobs: int, warm_in: str | None = None) -> None:
+        command = [sys.executable, "-m", "posenc_math.sphinx_notebooks", cache_path]
+        command += ["--timeout", str(timeout), "--jobs", str(jobs)]
+        if warm_in is not None:
+            command += ["--warm-in", warm_in]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.reports: dict[str, list[str]] = {}
-        self.began = time.perf_counter()
+
+    def run(self, paths: list[str]) -> None:
+        """Hand over the notebooks (none: the executor just ends)."""
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write("".join(f"{path}\n" for path in paths) + "\n")  # an empty line ends it
+            self.process.stdin.close()
+        except BrokenPipeError:  # it died: wait_for reports nothing, MyST-NB runs the notebooks
+            pass
 
     def wait_for(self, path: str) -> list[str] | None:
         """Block until ``path`` is reported; its report, or None if the executor ended without one."""
@@ -206,6 +272,8 @@ class _Executor:
         launchers end when they see their parent gone, and each kernel
         when its launcher is gone.
         """
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            self.run([])
         try:
             self.process.wait(timeout=0 if now else 60)
         except subprocess.TimeoutExpired:
@@ -228,19 +296,36 @@ def _cache_path(app) -> str:
     )
 
 
+def _new_executor(app, *, warm_in: str | None = None) -> _Executor:
+    jobs = app.config.posenc_notebook_jobs or os.cpu_count() or 1
+    return _Executor(_cache_path(app), timeout=int(app.config.nb_execution_timeout), jobs=jobs, warm_in=warm_in)
+
+
+def _start_early(app) -> None:
+    """In ``setup``: a build without a saved environment reads every page, so
+    its notebooks will run; the executor starts now and warms its kernel
+    server in the source directory while Sphinx loads the other extensions."""
+    from sphinx.application import ENV_PICKLE_FILENAME
+
+    if app.config.nb_execution_mode == "cache" and not Path(app.doctreedir, ENV_PICKLE_FILENAME).exists():
+        _EXECUTOR.append(_new_executor(app, warm_in=str(app.srcdir)))
+
+
 def _start(app, env, docnames: list[str]) -> None:
-    """``env-before-read-docs``: start the executor, and read the notebooks last (in place)."""
+    """``env-before-read-docs``: hand the notebooks to the executor, and read them last (in place)."""
+    executor = _EXECUTOR.pop() if _EXECUTOR else None
     _stop(app, RuntimeError("a new reading began"))
-    if app.config.nb_execution_mode != "cache" or not docnames:
-        return
     paths = {docname: str(env.doc2path(docname)) for docname in docnames}
     notebooks = [docname for docname in docnames if is_notebook(paths[docname])]
-    if not notebooks:
+    if app.config.nb_execution_mode != "cache" or not notebooks:
+        if executor is not None:
+            executor.stop(now=False)  # told there is nothing to run, it ends
         return
     # Longest first, so that no core waits long for the other at the end
     # (a page's length stands in for its time); Sphinx reads them in that order.
     notebooks.sort(key=lambda docname: -os.path.getsize(paths[docname]))
-    executor = _Executor(_cache_path(app), [paths[d] for d in notebooks], int(app.config.nb_execution_timeout))
+    executor = executor or _new_executor(app)
+    executor.run([paths[docname] for docname in notebooks])
     _EXECUTOR.append(executor)
     _WAITING.update((docname, paths[docname]) for docname in notebooks)
     docnames[:] = [docname for docname in docnames if docname not in _WAITING] + notebooks
@@ -256,8 +341,7 @@ def _wait(app, docname: str, source: list[str] | None) -> None:
     path = _WAITING.pop(docname, None)
     if path is None or not _EXECUTOR:
         return
-    executor = _EXECUTOR[0]
-    report = executor.wait_for(path)
+    report = _EXECUTOR[0].wait_for(path)
     logger = logging.getLogger(__name__)
     if report is None:
         logger.info("notebook executor ended before %s; MyST-NB runs it", docname)
@@ -276,6 +360,9 @@ def _stop(app, exception: BaseException | None) -> None:
 
 def setup(app) -> dict[str, Any]:
     app.setup_extension("myst_nb")
+    # How many notebooks run at once; 0: one per core.
+    app.add_config_value("posenc_notebook_jobs", 0, "", types=(int,))
+    _start_early(app)
     # Before other handlers of the event (the theorem checks take a few
     # seconds), so the notebooks start first.
     app.connect("env-before-read-docs", _start, priority=400)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -137,3 +138,44 @@ def test_other_execution_modes_are_left_alone(make_app, project):
     assert order[:1] == ["first"] or order.index("first") < order.index("second")
     assert "executed in" not in app.status.getvalue()
     assert "cell_output" not in (app.outdir / "first.html").read_text(encoding="utf-8")  # not run
+
+
+def test_a_build_without_a_saved_environment_starts_the_executor_at_setup(make_app, project):
+    app = make_app("html", srcdir=project)
+    try:
+        (executor,) = sphinx_notebooks._EXECUTOR  # before anything is read
+        assert executor.process.args[-2:] == ["--warm-in", str(project)]
+        app.build()
+    finally:
+        app.cleanup()
+    assert sphinx_notebooks._EXECUTOR == [] and executor.process.returncode == 0
+    app = make_app("html", srcdir=project)  # the environment is saved now: nothing starts early
+    try:
+        assert sphinx_notebooks._EXECUTOR == []
+        app.build()
+    finally:
+        app.cleanup()
+
+
+def test_an_executor_started_early_ends_when_there_is_no_notebook_to_run(make_app, project):
+    for name in ("first", "second"):
+        _page(project / f"{name}.md", None, name.title())  # no kernel: plain pages
+    app, _ = _build(make_app, project)
+    assert app.warning.getvalue() == "" and "executed in" not in app.status.getvalue()
+    assert sphinx_notebooks._EXECUTOR == []
+
+
+def test_the_list_ends_at_an_empty_line_though_a_copy_of_the_pipe_stays_open():
+    # A process Sphinx forks later (sphinx-sitemap's manager) holds a copy of
+    # the writing end: the executor cannot wait for the end of the stream.
+    reading, writing = os.pipe()
+    copy = os.dup(writing)
+    try:
+        os.write(writing, b"/docs/a.md\n/docs/b.md\n\n")
+        os.close(writing)
+        assert sphinx_notebooks._read_paths(reading) == ["/docs/a.md", "/docs/b.md"]
+        os.write(copy, b"\n")
+        assert sphinx_notebooks._read_paths(reading) == []  # nothing to run
+    finally:
+        os.close(copy)
+        os.close(reading)
