@@ -121,6 +121,7 @@ def run_notebooks(
     timeout: int = TIMEOUT,
     warm: bool = True,
     socket_path: str | None = None,
+    pool: ProcessPoolExecutor | None = None,
     report=print,
 ) -> None:
     """Store every notebook in ``notebooks`` in the cache, running those it lacks ``jobs`` at a time.
@@ -129,7 +130,8 @@ def run_notebooks(
     ``cached PATH``, ``executed PATH SECONDS`` or ``failed PATH MESSAGE``
     (tab-separated).  A failed notebook is not stored.  Kernels are forked
     by the warm server at ``socket_path``; without one (and ``warm``), a
-    server is started where the first notebook to run lives.
+    server is started where the first notebook to run lives.  The notebooks
+    run in ``pool`` (default: a new one, see :func:`worker_pool`).
     """
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
@@ -150,7 +152,8 @@ def run_notebooks(
             from .warm_kernels import Server
 
             socket_path = stack.enter_context(Server(str(Path(pending[0]).parent))).socket_path
-        pool = stack.enter_context(ProcessPoolExecutor(max_workers=min(jobs, len(pending))))
+        if pool is None:
+            pool = stack.enter_context(worker_pool(min(jobs, len(pending))))
         futures = [pool.submit(execute, path, timeout, socket_path if warm else None) for path in pending]
         for future in as_completed(futures):
             path, notebook, seconds, error = future.result()
@@ -160,6 +163,25 @@ def run_notebooks(
             bundle = CacheBundleIn(notebook, path, data={"execution_seconds": seconds})
             cache.cache_notebook_bundle(bundle, check_validity=False, overwrite=True)
             report(f"executed\t{path}\t{seconds:.1f}")
+
+
+def _ready() -> None:
+    """In a new worker: import what :func:`execute` needs, before the first notebook arrives."""
+    import jupyter_cache.executors.utils  # noqa: F401
+    import myst_nb.core.read  # noqa: F401
+
+    from . import warm_kernels  # noqa: F401
+
+
+def worker_pool(jobs: int) -> ProcessPoolExecutor:
+    """``jobs`` worker processes, started (not forked: the caller may have threads, from
+    jupyter_client say, and a fork can inherit a lock they hold) and set up at once."""
+    import multiprocessing
+
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+    for _ in range(jobs):
+        pool.submit(_ready)
+    return pool
 
 
 def _read_paths(fd: int) -> list[str]:
@@ -210,8 +232,9 @@ def main(argv: list[str] | None = None) -> int:
             from .warm_kernels import Server
 
             socket_path = stack.enter_context(Server(os.path.abspath(args.warm_in))).socket_path
-        # What the run needs, imported while the paths are still on their way.
-        import jupyter_cache.executors.utils  # noqa: F401
+        # The workers start, and import what they need, while the paths are on their way.
+        pool = stack.enter_context(worker_pool(args.jobs))
+        import jupyter_cache  # noqa: F401
         import myst_nb.core.read  # noqa: F401
 
         notebooks = [os.path.abspath(path) for path in _read_paths(sys.stdin.fileno())]
@@ -222,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
             timeout=args.timeout,
             warm=not args.cold,
             socket_path=socket_path,
+            pool=pool,
             report=lambda line: print(line, file=reports, flush=True),
         )
     return 0

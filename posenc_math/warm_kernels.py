@@ -30,6 +30,7 @@ a notebook's outputs are the same from a warm kernel as from a new one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -86,6 +87,7 @@ def serve(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
     """
     import importlib
 
+    warmed = {"cwd": os.getcwd(), "env": dict(os.environ)}  # what the imports below may read
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # no zombies: the kernels are nobody's to wait for
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(socket_path)
@@ -100,7 +102,6 @@ def serve(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
         # Imported without a shell, the inline backend would never hook
         # itself into the kernel's shell (figures would not be shown).
         raise RuntimeError("the server must not import matplotlib.pyplot or the inline backend")
-    warmed = {"cwd": os.getcwd(), "MPLBACKEND": os.environ["MPLBACKEND"]}
     parent = os.getppid()
     listener.settimeout(1.0)
     while True:
@@ -129,12 +130,30 @@ def serve(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
             os.close(fd)
 
 
+#: Variables jupyter_client sets for each kernel (JPY_PARENT_PID, ...): they
+#: may differ from the server's; ipykernel reads them when it starts.
+_PER_KERNEL = ("JPY_", "IPY_")
+
+
 def _refusal(request: dict, warmed: dict) -> str | None:
-    """Why a kernel asked for cannot be this server's child (None: it can)."""
+    """Why a kernel asked for cannot be this server's child (None: it can).
+
+    Its working directory and its environment must be the server's, but for
+    jupyter_client's per-kernel variables: what the server imported may have
+    read them (matplotlib reads ``matplotlibrc`` in the working directory and
+    ``MPLBACKEND``, numpy its thread settings, ...).
+    """
     if request["cwd"] != warmed["cwd"]:
-        return f"warmed in {warmed['cwd']}, asked for {request['cwd']}"
-    if request["env"].get("MPLBACKEND", INLINE_BACKEND) != warmed["MPLBACKEND"]:
-        return f"warmed with MPLBACKEND={warmed['MPLBACKEND']}"
+        return f"the server warmed up in {warmed['cwd']}, the kernel is to run in {request['cwd']}"
+    theirs, ours = (
+        {name: value for name, value in env.items() if not name.startswith(_PER_KERNEL)}
+        for env in (request["env"], warmed["env"])
+    )
+    for env in (theirs, ours):
+        env.setdefault("MPLBACKEND", INLINE_BACKEND)  # as ipykernel and the server set it
+    differing = sorted(name for name in theirs.keys() | ours.keys() if theirs.get(name) != ours.get(name))
+    if differing:
+        return f"the environment differs from the server's in {', '.join(differing)}"
     return None
 
 
@@ -155,7 +174,25 @@ def _draw_a_figure() -> None:
 
 
 def _run_kernel(connection: socket.socket, fds: list[int], request: dict) -> None:
-    """In the forked child: become the kernel jupyter_client asked for, then exit."""
+    """In the forked child: become the kernel jupyter_client asked for, then exit.
+
+    Never returns: whatever happens, the child ends here with ``os._exit``
+    (it must not go back into the server's loop).
+    """
+    status = 1
+    try:
+        status = _kernel(connection, fds, request)
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        with contextlib.suppress(OSError):
+            connection.sendall(bytes([status & 0xFF]))
+        os._exit(status)
+
+
+def _kernel(connection: socket.socket, fds: list[int], request: dict) -> int:
     import atexit
     import threading
 
@@ -172,6 +209,7 @@ def _run_kernel(connection: socket.socket, fds: list[int], request: dict) -> Non
     if sys.path and os.path.abspath(sys.path[0]) == os.getcwd():
         del sys.path[0]
     sys.argv = ["ipykernel_launcher", *request["argv"]]
+    signals = {b"I": signal.SIGINT, b"T": signal.SIGTERM}
 
     def relay() -> None:
         while True:
@@ -181,7 +219,8 @@ def _run_kernel(connection: socket.socket, fds: list[int], request: dict) -> Non
                 byte = b""
             if not byte:  # the launcher is gone: so is its kernel
                 os.kill(os.getpid(), signal.SIGKILL)
-            os.kill(os.getpid(), {b"I": signal.SIGINT, b"T": signal.SIGTERM}[byte])
+            if byte in signals:
+                os.kill(os.getpid(), signals[byte])
 
     connection.sendall(b"\0")  # no refusal: the launcher now waits for the status
     threading.Thread(target=relay, daemon=True, name="warm-kernel-relay").start()
@@ -193,16 +232,10 @@ def _run_kernel(connection: socket.socket, fds: list[int], request: dict) -> Non
         kernelapp.IPKernelApp.launch_instance(parent_handle=int(os.environ.get("JPY_PARENT_PID") or 0))
     except SystemExit as stop:
         status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-    except BaseException:
-        import traceback
-
-        traceback.print_exc()
-        status = 1
     atexit._run_exitfuncs()
     sys.stdout.flush()
     sys.stderr.flush()
-    connection.sendall(bytes([status & 0xFF]))
-    os._exit(status)
+    return status
 
 
 # -- the launcher -----------------------------------------------------------------
@@ -283,6 +316,9 @@ class Server:
         self._process = subprocess.Popen(
             [sys.executable, "-m", "posenc_math.warm_kernels", "serve", self.socket_path],
             cwd=self.cwd,
+            # os.environ, as jupyter_client gives each kernel: the process's C
+            # environment can hold more (readline sets COLUMNS and LINES there).
+            env=dict(os.environ),
             stdout=subprocess.PIPE,
             text=True,
         )

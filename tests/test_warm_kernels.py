@@ -37,16 +37,21 @@ def directory(tmp_path_factory):
 @pytest.fixture(scope="module")
 def server(directory):
     with Server(str(directory)) as running:
+        # The environment the server started with: a kernel whose environment
+        # differs (pytest changes PYTEST_CURRENT_TEST for every test) would be
+        # refused and start cold, so the tests start kernels with this one.
+        running.env = dict(os.environ)
         yield running
 
 
-def run(directory, manager=None, cells=CELLS, allow_errors=True):
+def run(directory, manager=None, cells=CELLS, allow_errors=True, env=None):
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     options = {} if manager is None else {"kernel_manager_class": manager}
-    NotebookClient(
+    client = NotebookClient(
         notebook, timeout=60, allow_errors=allow_errors, resources={"metadata": {"path": str(directory)}}, **options
-    ).execute()
+    )
+    client.execute(env=env or dict(os.environ))
     return [cell.outputs for cell in notebook.cells]
 
 
@@ -56,8 +61,8 @@ def _without_pids(outputs):
 
 
 def test_outputs_are_those_of_a_new_kernel(directory, server):
-    warm = run(directory, kernel_manager_class(server.socket_path))
-    cold = run(directory)
+    warm = run(directory, kernel_manager_class(server.socket_path), env=server.env)
+    cold = run(directory, env=server.env)
     assert _without_pids(warm) == _without_pids(cold)
     assert "UserWarning: told" in warm[4][1]["text"]
     assert warm[0][0]["text"].startswith(f"{directory} module://matplotlib_inline.backend_inline\n")
@@ -68,13 +73,19 @@ def test_outputs_are_those_of_a_new_kernel(directory, server):
 
 def test_a_failing_cell_fails_the_run(directory, server):
     with pytest.raises(CellExecutionError, match="ZeroDivisionError"):
-        run(directory, kernel_manager_class(server.socket_path), cells=["x = 1", "1 / 0"], allow_errors=False)
+        run(
+            directory,
+            kernel_manager_class(server.socket_path),
+            cells=["x = 1", "1 / 0"],
+            allow_errors=False,
+            env=server.env,
+        )
 
 
 def test_each_kernel_is_a_new_process_with_a_fresh_namespace(directory, server):
     manager = kernel_manager_class(server.socket_path)
-    first = run(directory, manager, cells=["import os\nshared = 1\nprint(os.getpid())"])
-    second = run(directory, manager, cells=["import os\nprint(os.getpid(), 'shared' in globals())"])
+    first = run(directory, manager, cells=["import os\nshared = 1\nprint(os.getpid())"], env=server.env)
+    second = run(directory, manager, cells=["import os\nprint(os.getpid(), 'shared' in globals())"], env=server.env)
     first_pid, (second_pid, shared) = first[0][0]["text"].split(), second[0][0]["text"].split()
     assert first_pid[0] != second_pid and shared == "False"
 
@@ -89,7 +100,7 @@ def _alive(pid: int) -> bool:
 
 def test_interrupt_reaches_the_kernel_and_killing_the_launcher_ends_it(directory, server):
     manager = kernel_manager_class(server.socket_path)(kernel_name="python3")
-    manager.start_kernel(cwd=str(directory))
+    manager.start_kernel(cwd=str(directory), env=server.env)
     client = manager.client()
     client.start_channels()
     try:
@@ -126,8 +137,24 @@ def test_without_a_server_the_kernel_starts_cold(directory, tmp_path):
 
 
 def test_a_server_warmed_elsewhere_refuses_and_the_kernel_starts_cold(directory, server, tmp_path):
-    outputs = run(tmp_path, kernel_manager_class(server.socket_path), cells=["import os\nprint(os.getcwd())"])
-    assert outputs[0][0]["text"] == f"{tmp_path}\n"
+    cells = ["import os\nprint(os.getcwd(), os.getppid() == int(os.environ['JPY_PARENT_PID']))"]
+    outputs = run(tmp_path, kernel_manager_class(server.socket_path), cells=cells, env=server.env)
+    assert outputs[0][0]["text"] == f"{tmp_path} True\n"  # a child of jupyter_client's process: not forked
+
+
+def test_a_kernel_with_another_environment_starts_cold(directory, server):
+    cells = ["import os\nprint(os.environ['POSENC_TEST'], os.getppid() == int(os.environ['JPY_PARENT_PID']))"]
+    outputs = run(
+        directory, kernel_manager_class(server.socket_path), cells=cells, env={**server.env, "POSENC_TEST": "x"}
+    )
+    assert outputs[0][0]["text"] == "x True\n"
+    warm = run(
+        directory,
+        kernel_manager_class(server.socket_path),
+        cells=["import os\nprint(os.getppid() == int(os.environ['JPY_PARENT_PID']))"],
+        env=server.env,
+    )
+    assert warm[0][0]["text"] == "False\n"  # the same environment: forked by the server
 
 
 def test_only_this_interpreters_ipykernel_is_replaced(server):
