@@ -174,11 +174,18 @@ def _ready() -> None:
 
 
 def worker_pool(jobs: int) -> ProcessPoolExecutor:
-    """``jobs`` worker processes, started (not forked: the caller may have threads, from
-    jupyter_client say, and a fork can inherit a lock they hold) and set up at once."""
-    import multiprocessing
+    """``jobs`` worker processes, set up at once.
 
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+    Forked when the calling process runs no other thread (the executor's
+    own process); started afresh otherwise: a fork copies only the calling
+    thread, and a lock another thread held (jupyter_client starts threads)
+    would stay held in the worker forever.
+    """
+    import multiprocessing
+    import threading
+
+    method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
     for _ in range(jobs):
         pool.submit(_ready)
     return pool
