@@ -58,8 +58,9 @@ $(MATHJAX): node_modules/.package-lock.json
 # The one sphinx-build command: tests and tools/bench_site.py run
 # `make html BUILD=<dir>` (site, doctrees and notebook cache all under <dir>).
 # The notebooks run one per core beside it (posenc_math.sphinx_notebooks).
-# (sphinx-build -j works too, but measured no faster here: 26-32 s against
-# 26-29 s serial on 2 cores, with 40% more CPU.)
+# (sphinx-build -j works too, but then Sphinx reads nothing before every
+# notebook has run; reading in parallel was no faster here anyway: 26-32 s
+# against 26-29 s serial on 2 cores, with 40% more CPU.)
 html: $(VENV)/.docs-installed $(MATHJAX)
 	$(BIN)/sphinx-build $(SPHINXOPTS) -b html -c . -d $(BUILD)/doctrees docs $(BUILD)/html
 

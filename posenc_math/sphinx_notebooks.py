@@ -45,7 +45,20 @@ TIMEOUT = 300
 
 
 def is_notebook(path: str | Path) -> bool:
-    """Whether MyST-NB reads ``path`` as a notebook: an ``.ipynb``, or MyST Markdown with a kernel."""
+    r"""Whether MyST-NB reads ``path`` as a notebook: an ``.ipynb``, or Markdown whose front
+    matter makes it a MyST notebook (jupytext's ``myst`` format, or ``file_format: mystnb``).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> page = pathlib.Path(tempfile.mkdtemp()) / "page.md"
+    >>> _ = page.write_text("---\nfile_format: mystnb\nkernelspec:\n  name: python3\n---\n# Cells\n")
+    >>> is_notebook(page)
+    True
+    >>> _ = page.write_text("# Prose only\n")
+    >>> is_notebook(page)
+    False
+    """
     path = Path(path)
     if path.suffix == ".ipynb":
         return True
@@ -69,13 +82,23 @@ def read_notebook(path: str) -> Any:
 
 
 def join_streams(notebook: Any) -> None:
-    """Each cell's stdout (and stderr) as one output holding exactly what was written.
+    r"""Each cell's stdout (and stderr) as one output holding exactly what was written.
 
     The kernel sends a stream in chunks cut wherever its flush timer fell,
     which can be inside a line.  MyST-NB's ``nb_merge_streams`` strips and
     ends every chunk with a newline, so where a chunk was cut decided where
     a printed line broke ("...embed_sentence:" / "True"), and two clean
     builds could differ.  Joined first, the text no longer depends on timing.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> cell = nbformat.v4.new_code_cell("print('same pieces:', True)")
+    >>> cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=t) for t in ("same pieces:", " True\n")]
+    >>> notebook = nbformat.v4.new_notebook(cells=[cell])
+    >>> join_streams(notebook)
+    >>> [output["text"] for output in notebook.cells[0].outputs]
+    ['same pieces: True\n']
     """
     for cell in notebook.cells:
         joined: dict[str, dict] = {}

@@ -279,8 +279,15 @@ def launch(socket_path: str, argv: list[str]) -> int:
 def kernel_manager_class(socket_path: str) -> type:
     """A jupyter_client ``KernelManager`` that starts python kernels through the launcher.
 
-    Kernelspecs that do not run ``-m ipykernel_launcher`` are started as
-    they are.  (Made on demand: the launcher must not import jupyter_client.)
+    Kernelspecs that do not run ``-m ipykernel_launcher`` with this
+    interpreter are started as they are.  (Made on demand: the launcher must
+    not import jupyter_client.)
+
+    Examples
+    --------
+    >>> manager = kernel_manager_class("/run/kernels.socket")(kernel_name="python3")
+    >>> manager.format_kernel_cmd()[1:]  # doctest: +ELLIPSIS
+    ['-I', '-S', '.../posenc_math/warm_kernels.py', 'launch', '/run/kernels.socket', '-f', '...']
     """
     from jupyter_client.manager import KernelManager
 
