@@ -185,3 +185,15 @@ def test_the_list_ends_at_an_empty_line_though_a_copy_of_the_pipe_stays_open():
     finally:
         os.close(copy)
         os.close(reading)
+
+
+def test_with_parallel_reading_every_notebook_is_run_before_sphinx_reads(make_app, project):
+    for number in range(4):  # Sphinx reads in parallel from six pages on
+        (project / f"more{number}.md").write_text(f"---\norphan: true\n---\n# More {number}\n", encoding="utf-8")
+    app, order = _build(make_app, project, parallel=2)
+    assert order == []  # every page was read in a forked reader: none in this process
+    assert _warnings(app) == []
+    status = app.status.getvalue()
+    assert "first executed in" in status and "second executed in" in status
+    assert "Executing notebook" not in status  # MyST-NB, in the forked readers, found both in the cache
+    assert "second ran\n</pre>" in (app.outdir / "second.html").read_text(encoding="utf-8")
