@@ -346,6 +346,11 @@ def _relation_rows_of(lhs, relation: str, rhs) -> list[str]:
     left, right = latex(lhs), latex(rhs)
     if visible_length(left) + visible_length(right) <= _WIDE:
         return [f"{left} &{relation} {right}"]
+    return _broken_rows(lhs, relation, rhs)
+
+
+def _broken_rows(lhs, relation: str, rhs) -> list[str]:
+    """A relation too wide for one line: each side on its own rows, long sides broken at their terms."""
     return [*_side_rows(lhs, "&"), *_side_rows(rhs, f"&{relation} ")]
 
 
@@ -453,7 +458,7 @@ def _step_rows(check, context=None) -> list[str]:
         # aligned at the left, like the justification under it (aligned at the relation, a short
         # step would push its justification to the middle of the line)
         return [f"&{left} {_RELATION[relation]} {right}", *_why_rows(check.why)]
-    return [*_relation_rows_of(lhs, _RELATION[relation], rhs), *_why_rows(check.why)]
+    return [*_broken_rows(lhs, _RELATION[relation], rhs), *_why_rows(check.why)]
 
 
 def _chain_display(chain: Chain) -> str:
