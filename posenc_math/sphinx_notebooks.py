@@ -117,8 +117,8 @@ def join_streams(notebook: Any) -> None:
 # -- the executor (its own process) ----------------------------------------------
 
 
-def execute(path: str, timeout: int, socket_path: str | None) -> tuple[str, Any, float, str | None]:
-    """Run one notebook as MyST-NB would; return it with its time or its error.
+def execute(path: str, notebook: Any, timeout: int, socket_path: str | None) -> tuple[str, Any, float, str | None]:
+    """Run ``notebook`` (read from ``path``) as MyST-NB would; return it with its time or its error.
 
     With ``socket_path``, its kernel is forked by that warm kernel server.
     """
@@ -126,7 +126,6 @@ def execute(path: str, timeout: int, socket_path: str | None) -> tuple[str, Any,
 
     from .warm_kernels import kernel_manager_class
 
-    notebook = read_notebook(path)
     options = {} if socket_path is None else {"kernel_manager_class": kernel_manager_class(socket_path)}
     result = single_nb_execution(
         notebook, cwd=str(Path(path).parent), allow_errors=False, timeout=timeout, meta_override=True, **options
@@ -160,12 +159,13 @@ def run_notebooks(
     from jupyter_cache.base import CacheBundleIn
 
     cache = get_cache(cache_path)
-    pending = []
+    pending = []  # (path, notebook as read for the lookup, which is what runs)
     for path in notebooks:
+        notebook = read_notebook(path)
         try:
-            cache.match_cache_notebook(read_notebook(path))
+            cache.match_cache_notebook(notebook)
         except KeyError:
-            pending.append(path)
+            pending.append((path, notebook))
         else:
             report(f"cached\t{path}")
     if not pending:
@@ -174,10 +174,12 @@ def run_notebooks(
         if warm and socket_path is None:
             from .warm_kernels import Server
 
-            socket_path = stack.enter_context(Server(str(Path(pending[0]).parent))).socket_path
+            socket_path = stack.enter_context(Server(str(Path(pending[0][0]).parent))).socket_path
         if pool is None:
             pool = stack.enter_context(worker_pool(min(jobs, len(pending))))
-        futures = [pool.submit(execute, path, timeout, socket_path if warm else None) for path in pending]
+        futures = [
+            pool.submit(execute, path, notebook, timeout, socket_path if warm else None) for path, notebook in pending
+        ]
         for future in as_completed(futures):
             path, notebook, seconds, error = future.result()
             if error is not None:
