@@ -168,21 +168,31 @@ def test_notebook_json_is_the_same_on_every_build(make_app, project):
     assert json.loads(text)["nbformat"] == 4
 
 
-def test_code_links_survive_a_rewrite_without_a_read(make_app, project):
-    """sphinx-codeautolink links a name in a code cell to its API entry, also
-    on a page written again without being read again (here: because the PDF
-    appeared), which it would leave unlinked on its own (MyST sources)."""
+#: What sphinx-codeautolink writes for install_hint in the notebook page's code cell.
+INSTALL_HINT_LINK = '<a class="sphinx-codeautolink-a" href="api.html#posenc_math._extras.install_hint"'
+
+
+def with_codeautolink(project: Path, api_extra: str = "") -> None:
+    """sphinx-codeautolink on, an API page documenting ``install_hint`` (then
+    ``api_extra``), and a code cell in the notebook page that calls it."""
     without_theorem(project)
     conf = (project / "conf.py").read_text(encoding="utf-8")
     conf = conf.replace('"posenc_math.sphinx_reader"]', '"posenc_math.sphinx_reader", "sphinx_codeautolink"]')
     (project / "conf.py").write_text(conf + "codeautolink_concat_default = True\n", encoding="utf-8")
     entry = "```{py:function} posenc_math._extras.install_hint(extra)\n\nA documented function.\n```\n"
-    (project / "api.md").write_text("# API\n\n" + entry, encoding="utf-8")
+    (project / "api.md").write_text("# API\n\n" + entry + api_extra, encoding="utf-8")
     (project / "index.md").write_text(INDEX.replace("nb\n", "nb\napi\n"), encoding="utf-8")
     notebook = (project / "nb.md").read_text(encoding="utf-8")
     cell = "```{code-cell} ipython3\nfrom posenc_math._extras import install_hint\n\ninstall_hint('plot')\n```\n"
     (project / "nb.md").write_text(notebook + "\n" + cell, encoding="utf-8")
-    link = '<a class="sphinx-codeautolink-a" href="api.html#posenc_math._extras.install_hint"'
+
+
+def test_code_links_survive_a_rewrite_without_a_read(make_app, project):
+    """sphinx-codeautolink links a name in a code cell to its API entry, also
+    on a page written again without being read again (here: because the PDF
+    appeared), which it would leave unlinked on its own (MyST sources)."""
+    with_codeautolink(project)
+    link = INSTALL_HINT_LINK
     app = build(make_app, project)
     assert link in (app.outdir / "nb.html").read_text(encoding="utf-8")
     (project / "book.pdf").write_bytes(b"%PDF-1.5 stand-in")
@@ -196,20 +206,11 @@ def test_codeautolink_leaves_pages_without_links_as_sphinx_wrote_them(make_app, 
     """A page whose code links nothing (here: skipped with ``autolink-skip``,
     as docs/api.md is) is not read back and written again by sphinx-codeautolink,
     which costs seconds on the API page; a page with a link still gets it."""
-    without_theorem(project)
-    conf = (project / "conf.py").read_text(encoding="utf-8")
-    conf = conf.replace('"posenc_math.sphinx_reader"]', '"posenc_math.sphinx_reader", "sphinx_codeautolink"]')
-    (project / "conf.py").write_text(conf + "codeautolink_concat_default = True\n", encoding="utf-8")
-    entry = "```{py:function} posenc_math._extras.install_hint(extra)\n\nA documented function.\n```\n"
     skipped = "```{autolink-skip} file\n```\n\n```python\nfrom posenc_math._extras import install_hint\n```\n"
-    (project / "api.md").write_text("# API\n\n" + entry + "\n" + skipped, encoding="utf-8")
-    (project / "index.md").write_text(INDEX.replace("nb\n", "nb\napi\n"), encoding="utf-8")
-    notebook = (project / "nb.md").read_text(encoding="utf-8")
-    cell = "```{code-cell} ipython3\nfrom posenc_math._extras import install_hint\n\ninstall_hint('plot')\n```\n"
-    (project / "nb.md").write_text(notebook + "\n" + cell, encoding="utf-8")
+    with_codeautolink(project, api_extra="\n" + skipped)
     app = build(make_app, project)
     linked, skipped_html = ((app.outdir / page).read_text(encoding="utf-8") for page in ("nb.html", "api.html"))
-    assert '<a class="sphinx-codeautolink-a" href="api.html#posenc_math._extras.install_hint"' in linked
+    assert INSTALL_HINT_LINK in linked
     # BeautifulSoup writes <meta charset="utf-8"/>; Sphinx writes <meta charset="utf-8" />
     assert '<meta charset="utf-8"/>' in linked, "codeautolink no longer rewrites pages: this test needs a new sign"
     assert '<meta charset="utf-8" />' in skipped_html and "sphinx-codeautolink-a" not in skipped_html
