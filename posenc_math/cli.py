@@ -52,6 +52,14 @@ def _table(results, stream) -> None:
 
 def _verify(args) -> int:
     started = time.perf_counter()
+    background = None
+    if not args.ids and args.processes > 1:
+        # Every witness needs numpy, mpmath and the library only: a process of
+        # its own computes them while this one imports SymPy (a core that
+        # would otherwise wait).
+        from . import witnesses
+
+        background = witnesses.start()
     from . import theorems
 
     known = theorems.ids()
@@ -69,7 +77,8 @@ def _verify(args) -> int:
             file=sys.stderr,
             flush=True,
         )
-    results = theorems.verify(wanted, processes=args.processes)
+    witness_values = background.values() if background is not None else None
+    results = theorems.verify(wanted, processes=args.processes, witness_values=witness_values)
     if args.json:
         json.dump([r.as_dict() for r in results], sys.stdout, indent=2)
         print()

@@ -265,7 +265,7 @@ def yarn_ramp_plot(dim, *, base, factor, original_max_position_embeddings, beta_
     import matplotlib.pyplot as plt
 
     from ..encodings.rope import rope_frequencies
-    from ..theorems.context_extension import yarn_ramp_exact
+    from ..witnesses.context_extension import yarn_ramp_exact
 
     if not factor > 1:
         raise ValueError(f"factor must be > 1 (a stretch), got {factor!r}")

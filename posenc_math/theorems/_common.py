@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import random
-
 import sympy
+
+# shared with the witnesses, which must not import SymPy
+from ..witnesses._common import largest_error as largest_error
+from ..witnesses._common import mp_context as mp_context
+from ..witnesses._common import seeded as seeded
 
 #: Positions, offsets and a generic angular frequency: real; w > 0.
 t, k, s = sympy.symbols("t k s", real=True)
@@ -20,41 +23,6 @@ def pair(angle):
 def rotation_block(angle):
     """The 2 x 2 block [[cos, sin], [-sin, cos]] that shifts a pair by ``angle``."""
     return sympy.Matrix([[sympy.cos(angle), sympy.sin(angle)], [-sympy.sin(angle), sympy.cos(angle)]])
-
-
-def seeded(theorem_id: str) -> random.Random:
-    """A random generator seeded by the theorem id: the same points every run."""
-    return random.Random(theorem_id)
-
-
-def mp_context(digits: int = 40):
-    """An mpmath working precision of ``digits`` significant digits."""
-    import mpmath
-
-    return mpmath.workdps(digits)
-
-
-def largest_error(errors) -> float:
-    """The largest absolute value in ``errors`` (numbers or mpmath values), as a float.
-
-    Raises
-    ------
-    ValueError
-        When ``errors`` is empty: a witness that compared nothing proves nothing.
-
-    Examples
-    --------
-    >>> largest_error([1e-3, -2e-3])
-    0.002
-    >>> largest_error([])
-    Traceback (most recent call last):
-    ...
-    ValueError: errors is empty: a witness must compare at least one value
-    """
-    values = [abs(error) for error in errors]
-    if not values:
-        raise ValueError("errors is empty: a witness must compare at least one value")
-    return float(max(values))
 
 
 def usin(angle):

@@ -23,7 +23,8 @@ import sympy
 from sympy import Add, Mul, Sum, exp, log
 
 from .. import encodings
-from ._common import indexed_function, largest_error, mp_context, seeded
+from ..witnesses import alibi as numeric
+from ._common import indexed_function
 from .core import Conclusion, Equal, Fact, Termwise, Theorem, Witness
 from .registry import register
 
@@ -44,11 +45,8 @@ def _paper_slopes(n):
     return power_of_2(closest) + _paper_slopes(2 * closest)[0::2][: n - closest]
 
 
-POWERS_OF_TWO = tuple(2**p for p in range(9))  # 1 .. 256
-
-
 def _slopes_geometric() -> bool:
-    for n in POWERS_OF_TWO:
+    for n in numeric.POWERS_OF_TWO:
         slopes = encodings.alibi_slopes(n)
         exact = np.array([float(mpmath.power(2, mpmath.mpf(-8 * h) / n)) for h in range(1, n + 1)])
         # within one ulp of the exact values (bit for bit powers of two for n <= 8)
@@ -74,7 +72,7 @@ def _slopes_paper_rule() -> bool:
 
 def _others_not_geometric() -> bool:
     for n in range(3, 257):
-        if n in POWERS_OF_TWO:
+        if n in numeric.POWERS_OF_TWO:
             continue
         ratios = encodings.alibi_slopes(n)[1:] / encodings.alibi_slopes(n)[:-1]
         if np.allclose(ratios, ratios[0], rtol=1e-9):
@@ -121,17 +119,6 @@ def alibi_geometric() -> Theorem:
         ),
     )
 
-    def witness():
-        errors = []
-        with mp_context():
-            for n_heads in (*POWERS_OF_TWO, 512, 1024):
-                slopes = encodings.alibi_slopes(n_heads)
-                ratio = mpmath.power(2, -mpmath.mpf(8) / n_heads)
-                for head, value in enumerate(slopes, start=1):
-                    exact = ratio**head  # 2^(-8h/n); an integer power, exact to the working 40 digits
-                    errors.append((mpmath.mpf(float(value)) - exact) / exact)
-        return largest_error(errors)
-
     return Theorem(
         id="alibi-geometric",
         title="For n a power of two the ALiBi slopes are geometric, from 2^(-8/n) with ratio 2^(-8/n)",
@@ -139,7 +126,7 @@ def alibi_geometric() -> Theorem:
         steps=steps,
         witness=Witness(
             "alibi_slopes(n) vs 40-digit 2^(-8h/n), relative error, n = 1, 2, 4, ..., 1024",
-            witness,
+            numeric.alibi_geometric,
             2.3e-16,
             licenses="posenc_math.encodings.alibi_slopes",
         ),
@@ -228,34 +215,6 @@ def softmax_shift_invariance() -> Theorem:
         ),
     )
 
-    def witness():
-        rng = seeded("softmax-shift-invariance")
-        nrng = np.random.default_rng(rng.randrange(2**32))
-        errors = []
-        with mp_context():
-            # softmax of a shifted row (numpy subtracts the row's maximum) vs the 40-digit formula
-            # exp(x_i) / sum_j exp(x_j) on the very same float64 row, nothing subtracted
-            # shifts beyond float64's exp range (|x| > 709.8) included: exp alone would overflow or give 0/0
-            for shift in (-800.0, -700.0, -30.0, 0.5, 30.0, 700.0, 800.0):
-                row = nrng.normal(scale=4.0, size=7) + shift
-                exps = [mpmath.exp(mpmath.mpf(float(v))) for v in row]
-                total = mpmath.fsum(exps)
-                errors += [mpmath.mpf(float(a)) - e / total for a, e in zip(encodings.softmax(row), exps, strict=True)]
-            # key-only ALiBi (alibi_key_bias + mask) vs the 40-digit relative bias -m (i - j)
-            n_heads, size = 8, 12
-            raw = nrng.normal(size=(n_heads, size, size))
-            attention = encodings.softmax(raw + encodings.alibi_key_bias(n_heads, size) + encodings.causal_mask(size))
-            for head, slope in enumerate(encodings.alibi_slopes(n_heads)):
-                for query in range(size):
-                    exps = [
-                        mpmath.exp(mpmath.mpf(float(raw[head, query, key])) - mpmath.mpf(float(slope)) * (query - key))
-                        for key in range(query + 1)
-                    ]
-                    total = mpmath.fsum(exps)
-                    errors += [mpmath.mpf(float(attention[head, query, key])) - e / total for key, e in enumerate(exps)]
-                    errors += [mpmath.mpf(float(v)) for v in attention[head, query, query + 1 :]]
-        return largest_error(errors)
-
     return Theorem(
         id="softmax-shift-invariance",
         title="Softmax ignores a constant added to a row, so key-only ALiBi equals relative ALiBi",
@@ -265,7 +224,7 @@ def softmax_shift_invariance() -> Theorem:
             "softmax of rows shifted by up to 800 (numpy subtracts the maximum) vs the 40-digit formula with "
             "nothing subtracted; key-only ALiBi attention (alibi_key_bias + causal_mask, 8 heads, 12 positions) "
             "vs 40-digit softmax with the relative bias -m (i - j); absolute error",
-            witness,
+            numeric.softmax_shift_invariance,
             1e-14,
             licenses="posenc_math.encodings.softmax",
         ),

@@ -12,7 +12,8 @@ from __future__ import annotations
 import sympy
 from sympy import Mod, floor, pi, sign
 
-from ._common import largest_error, mp_context, seeded, usin
+from ..witnesses import binary as numeric
+from ._common import usin
 from .core import Chain, Conclusion, Equal, Fact, Theorem, Witness
 from .registry import register
 
@@ -20,14 +21,6 @@ PAGE = "binary"
 
 #: Bits checked exhaustively over one whole period each: j = 0 .. MAX_BIT.
 MAX_BIT = 16
-
-
-def _bit_from_sign(position: int, bit: int, flip: int = -1) -> int:
-    """(1 - sign sin(pi (t + 1/2) / 2^j)) / 2 at the current mpmath precision (``flip=+1``: read the wrong way)."""
-    import mpmath
-
-    value = mpmath.sin(mpmath.pi * (position + mpmath.mpf(1) / 2) / 2**bit)
-    return int((1 + flip * mpmath.sign(value)) / 2)
 
 
 def _one_period_each() -> bool:
@@ -83,19 +76,6 @@ def binary_bit() -> Theorem:
     )
     halving_step = Equal(halving.lhs, halving.rhs, "each frequency is half the last")
 
-    def witness():
-        from .. import encodings
-
-        rng = seeded("binary-bit")
-        bits = 16
-        table = encodings.binary(2**bits, bits)
-        mismatches = 0
-        with mp_context():
-            for _ in range(400):
-                position, which = rng.randrange(2**bits), rng.randrange(bits)
-                mismatches += int(table[position, which]) != _bit_from_sign(position, which)
-        return largest_error([mismatches])
-
     return Theorem(
         id="binary-bit",
         title="Bit j of t is the sign of a sinusoid of frequency pi / 2^j",
@@ -103,7 +83,7 @@ def binary_bit() -> Theorem:
         steps=(wave_chain, bit_step, one_period, halving_step),
         witness=Witness(
             "binary(2^16, 16) against the 40-digit sign formula at 400 random (t, j): number of mismatched bits",
-            witness,
+            numeric.binary_bit,
             0.0,
             licenses="posenc_math.encodings.binary",
         ),

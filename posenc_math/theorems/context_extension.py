@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import math
 
-import mpmath
 import numpy as np
 import sympy
 from sympy import Add, Mul, exp, log, pi
 
 from .. import encodings
-from ._common import largest_error, mp_context
+from ..witnesses import context_extension as numeric
 from .check import decide_equal
 from .core import Conclusion, Equal, Fact, Holds, Theorem, Witness
 from .registry import register
@@ -91,20 +90,6 @@ def ntk_base() -> Theorem:
                         return False
         return True
 
-    def witness():
-        errors = []
-        with mp_context():
-            for dim in (4, 8, 64, 128, 256):
-                for base in (10000.0, 500000.0, 1e6):
-                    for scale in (2.0, 4.0, 8.0, 16.0, 64.0):
-                        exact = mpmath.mpf(base) * mpmath.mpf(scale) ** (mpmath.mpf(dim) / (dim - 2))
-                        errors.append((mpmath.mpf(encodings.ntk_aware_base(base, scale, dim)) - exact) / exact)
-                        inv_freq = encodings.rope_frequencies(dim, base=encodings.ntk_aware_base(base, scale, dim))[0]
-                        slowest = mpmath.mpf(base) ** (-mpmath.mpf(dim - 2) / dim) / scale
-                        errors.append((mpmath.mpf(inv_freq[-1]) - slowest) / slowest)
-                        errors.append(mpmath.mpf(inv_freq[0]) - 1)
-        return largest_error(errors)
-
     steps = (
         Equal(fastest_of(new), 1, r"$i = 0$: the fastest pair has frequency 1 for every base"),
         Equal(
@@ -149,7 +134,7 @@ def ntk_base() -> Theorem:
         witness=Witness(
             "ntk_aware_base and the first and last rope_frequencies at that base vs 40-digit values, "
             "relative error; d = 4 .. 256, bases 1e4, 5e5, 1e6, s = 2 .. 64",
-            witness,
+            numeric.ntk_base,
             1e-14,
             licenses="posenc_math.encodings.ntk_aware_base",
         ),
@@ -170,47 +155,6 @@ def ntk_base() -> Theorem:
 
 
 # --------------------------------------------------------------------------
-#: YaRN configurations (dim, base, factor, original context, beta_fast, beta_slow, truncate) for the witness.
-YARN_CONFIGS = (
-    (128, 500000.0, 8.0, 8192, 32, 1, True),
-    (128, 10000.0, 4.0, 4096, 32, 1, True),
-    (64, 10000.0, 16.0, 2048, 32, 1, False),
-    (128, 1000000.0, 4.0, 32768, 32, 1, True),
-    (96, 10000.0, 40.0, 4096, 32, 1, True),
-    (128, 10000.0, 2.0, 4096, 16, 2, False),
-)
-
-
-def yarn_ramp_exact(
-    dim: int,
-    base: float,
-    factor: float,
-    original: int,
-    beta_fast: float = 32,
-    beta_slow: float = 1,
-    truncate: bool = True,
-) -> tuple:
-    """YaRN's ramp ends, ramp and frequencies in 40-digit arithmetic (transformers' rule, independently).
-
-    ``low = j(beta_fast)``, ``high = j(beta_slow)`` with ``j(beta) = d ln(L / (2 pi beta)) / (2 ln b)``,
-    floored and ceiled when ``truncate``, clamped to ``[0, d - 1]``, ``high += 0.001`` when they meet;
-    ``r(j) = clamp((j - low) / (high - low), 0, 1)`` and ``w'_j = w_j / s * r + w_j (1 - r)``.
-    """
-    with mp_context():
-
-        def ramp_end(turns):
-            return mpmath.mpf(dim) * mpmath.log(mpmath.mpf(original) / (turns * 2 * mpmath.pi)) / (2 * mpmath.log(base))
-
-        low, high = ramp_end(mpmath.mpf(beta_fast)), ramp_end(mpmath.mpf(beta_slow))
-        if truncate:
-            low, high = mpmath.floor(low), mpmath.ceil(high)
-        low, high = max(low, mpmath.mpf(0)), min(high, mpmath.mpf(dim - 1))
-        if low == high:
-            high += mpmath.mpf("0.001")
-        ramp = [min(max((j - low) / (high - low), mpmath.mpf(0)), mpmath.mpf(1)) for j in range(dim // 2)]
-        freqs = [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * j) / dim) for j in range(dim // 2)]
-        scaled = [f / factor * r + f * (1 - r) for f, r in zip(freqs, ramp, strict=True)]
-    return low, high, ramp, scaled
 
 
 @register("yarn-ramp", page=PAGE)
@@ -293,26 +237,9 @@ def yarn_ramp() -> Theorem:
         Equal(linear.lhs, linear.rhs, r"in between: $\omega$ minus $r$ times the full reduction $\omega (1 - 1/s)$"),
     )
 
-    def witness():
-        errors = []
-        with mp_context():
-            for dim, base, factor, original, fast, slow, truncate in YARN_CONFIGS:
-                scaling = {
-                    "rope_type": "yarn",
-                    "factor": factor,
-                    "original_max_position_embeddings": original,
-                    "beta_fast": fast,
-                    "beta_slow": slow,
-                    "truncate": truncate,
-                }
-                computed, _ = encodings.rope_frequencies(dim, base=base, scaling=scaling)
-                _, _, _, exact = yarn_ramp_exact(dim, base, factor, original, fast, slow, truncate)
-                errors += [(mpmath.mpf(float(c)) - e) / e for c, e in zip(computed, exact, strict=True)]
-        return largest_error(errors)
-
     def classes_match() -> bool:
         """rope_frequencies keeps exactly the pairs with ramp 0 and divides exactly those with ramp 1."""
-        for dim, base, factor, original, fast, slow, truncate in YARN_CONFIGS:
+        for dim, base, factor, original, fast, slow, truncate in numeric.YARN_CONFIGS:
             scaling = {
                 "rope_type": "yarn",
                 "factor": factor,
@@ -323,7 +250,7 @@ def yarn_ramp() -> Theorem:
             }
             computed, _ = encodings.rope_frequencies(dim, base=base, scaling=scaling)
             default, _ = encodings.rope_frequencies(dim, base=base)
-            _, _, ramp, _ = yarn_ramp_exact(dim, base, factor, original, fast, slow, truncate)
+            _, _, ramp, _ = numeric.yarn_ramp_exact(dim, base, factor, original, fast, slow, truncate)
             for value, trained, weight in zip(computed, default, ramp, strict=True):
                 if weight == 0 and value != trained:
                     return False
@@ -338,7 +265,7 @@ def yarn_ramp() -> Theorem:
         Fact(
             "rope_frequencies(yarn) keeps exactly the pairs whose 40-digit ramp is 0, divides by s exactly "
             "those whose ramp is 1, and puts the others strictly between ("
-            + str(len(YARN_CONFIGS))
+            + str(len(numeric.YARN_CONFIGS))
             + " configurations)",
             classes_match,
             "the numpy function against the exact ramp",
@@ -352,9 +279,9 @@ def yarn_ramp() -> Theorem:
         witness=Witness(
             "rope_frequencies(dim, scaling={'rope_type': 'yarn', ...}) vs the 40-digit ramp and frequencies "
             "(ends floored/ceiled/clamped as transformers does), relative error; "
-            + str(len(YARN_CONFIGS))
+            + str(len(numeric.YARN_CONFIGS))
             + " configurations, d = 64 .. 128, bases 1e4 .. 1e6, s = 2 .. 40, both truncate settings",
-            witness,
+            numeric.yarn_ramp,
             4e-15,
             licenses="posenc_math.encodings.rope_frequencies",
         ),

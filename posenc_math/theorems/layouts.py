@@ -12,7 +12,8 @@ from __future__ import annotations
 import sympy
 from sympy import cos, sin
 
-from ._common import largest_error, mp_context, s, seeded, t
+from ..witnesses import layouts as numeric
+from ._common import s, t
 from .core import Chain, Conclusion, Equal, Theorem, Witness
 from .registry import register
 from .translation import BASE, INDEX, OMEGA_I, WIDTH, omega
@@ -37,23 +38,6 @@ def spacing_relation() -> Theorem:
         ],
     )
 
-    def witness():
-        import mpmath
-
-        from .. import encodings
-
-        rng = seeded("spacing-relation")
-        errors = []
-        with mp_context():
-            for dim in (4, 8, 64, 512):
-                table = encodings.sinusoidal(257, dim, base=10000.0 ** (dim / (dim - 2)))
-                half = dim // 2
-                for _ in range(8):
-                    position, pair_index = rng.randrange(257), rng.randrange(half)
-                    frequency = mpmath.mpf(10000) ** (-mpmath.mpf(pair_index) / (half - 1))
-                    errors.append(mpmath.mpf(float(table[position, 2 * pair_index])) - mpmath.sin(position * frequency))
-        return largest_error(errors)
-
     return Theorem(
         id="spacing-relation",
         title="tensor2tensor's spacing is the paper's with base b^(d/(d-2))",
@@ -61,7 +45,7 @@ def spacing_relation() -> Theorem:
         steps=(chain,),
         witness=Witness(
             "sinusoidal(base=10000**(d/(d-2))) against sin(t 10000^(-i/(d/2-1))) at 40 digits, d = 4 .. 512",
-            witness,
+            numeric.spacing_relation,
             1e-11,
             licenses="posenc_math.encodings.sinusoidal",
         ),
@@ -89,25 +73,6 @@ def layout_permutation() -> Theorem:
     goal = Conclusion(split, interleaved, over=(BASE, WIDTH, t, s))
     step = Equal(split, interleaved, "two sums over the same pairs are one sum of the two terms")
 
-    def witness():
-        import mpmath
-
-        from .. import encodings
-
-        rng = seeded("layout-permutation")
-        errors = []
-        with mp_context():
-            for dim in (*range(2, 18, 2), 32, 64, 128):
-                split_table = encodings.sinusoidal(64, dim, layout="split")
-                freqs = [mpmath.mpf(float(v)) for v in encodings.frequencies(dim)]
-                half = dim // 2
-                position = rng.randrange(64)
-                for pair_index in range(half):
-                    angle = position * freqs[pair_index]
-                    errors.append(mpmath.mpf(float(split_table[position, pair_index])) - mpmath.sin(angle))
-                    errors.append(mpmath.mpf(float(split_table[position, half + pair_index])) - mpmath.cos(angle))
-        return largest_error(errors)
-
     return Theorem(
         id="layout-permutation",
         title="The split layout is the interleaved one with permuted columns",
@@ -116,7 +81,7 @@ def layout_permutation() -> Theorem:
         witness=Witness(
             "sinusoidal(layout='split') column i = sin(t omega_i), column d/2 + i = cos(t omega_i) at 40 digits, "
             "every even d to 16, and 32, 64, 128",
-            witness,
+            numeric.layout_permutation,
             1e-12,
             licenses="posenc_math.encodings.sinusoidal",
         ),

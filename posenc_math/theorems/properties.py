@@ -18,7 +18,8 @@ from __future__ import annotations
 import sympy
 from sympy import cos, pi, sin
 
-from ._common import k, largest_error, mp_context, seeded, t
+from ..witnesses import properties as numeric
+from ._common import k, t
 from .core import Chain, Conclusion, Equal, Holds, Termwise, Theorem, Witness
 from .registry import register
 from .translation import BASE, INDEX, OMEGA_I, WIDTH, omega
@@ -31,34 +32,6 @@ def pairs(summand):
     return sympy.Sum(summand, (INDEX, 0, WIDTH / 2 - 1))
 
 
-def _table_witness(theorem_id, quantity, tolerance_note=""):
-    """A quantity over rows of ``sinusoidal`` tables against its 40-digit formula.
-
-    ``quantity(table, freqs, position, offset, mpmath)`` returns (numpy value,
-    mpmath value); the frequencies are the library's own, at 40 digits.
-    """
-
-    def witness():
-        import mpmath
-
-        from .. import encodings
-
-        rng = seeded(theorem_id)
-        errors = []
-        for dim, spacing in ((128, "paper"), (64, "tensor2tensor")):
-            freqs = [mpmath.mpf(float(f)) for f in encodings.frequencies(dim, spacing=spacing)]
-            table = encodings.sinusoidal(2048, dim, spacing=spacing)
-            with mp_context():
-                for _ in range(5):
-                    position = rng.randrange(0, 1024)
-                    offset = rng.randrange(-position, 1024)
-                    computed, exact = quantity(table, freqs, position, offset, mpmath)
-                    errors.append(mpmath.mpf(float(computed)) - exact)
-        return largest_error(errors)
-
-    return witness
-
-
 # --------------------------------------------------------------------------
 @register("norm-constant", page=PAGE)
 def norm_constant() -> Theorem:
@@ -69,9 +42,6 @@ def norm_constant() -> Theorem:
     termwise = Termwise(squares, ones, "Pythagoras: each pair contributes 1")
     count = Equal(ones, WIDTH / 2, r"$d/2$ pairs")
 
-    def quantity(table, freqs, position, offset, mpmath):
-        return table[position] @ table[position], mpmath.mpf(len(freqs))
-
     return Theorem(
         id="norm-constant",
         title="Every position has the same norm, the square root of d/2",
@@ -79,7 +49,7 @@ def norm_constant() -> Theorem:
         steps=(termwise, count),
         witness=Witness(
             "squared row norms of sinusoidal tables (d = 128, 64; both spacings) against d/2",
-            _table_witness("norm-constant", quantity),
+            numeric.norm_constant,
             1e-12,
             licenses="posenc_math.encodings.sinusoidal",
         ),
@@ -102,10 +72,6 @@ def dot_relative() -> Theorem:
     goal = Conclusion(dot, pairs(cos(f * k)), over=(BASE, WIDTH, t, k))
     termwise = Termwise(dot, goal.rhs, r"$\cos(x - y) = \cos x \cos y + \sin x \sin y$, and $t$ cancels")
 
-    def quantity(table, freqs, position, offset, mpmath):
-        exact = mpmath.fsum(mpmath.cos(f * offset) for f in freqs)
-        return table[position] @ table[position + offset], exact
-
     return Theorem(
         id="dot-relative",
         title="The dot product depends only on the offset",
@@ -113,7 +79,7 @@ def dot_relative() -> Theorem:
         steps=(termwise,),
         witness=Witness(
             "PE(t) . PE(t + k) from sinusoidal tables vs the sum of cos(omega_i k) at 40 digits",
-            _table_witness("dot-relative", quantity),
+            numeric.dot_relative,
             1e-11,
             licenses="posenc_math.encodings.sinusoidal",
         ),
@@ -136,10 +102,6 @@ def dot_symmetric() -> Theorem:
     goal = Conclusion(back, pairs(cos(f * k)), over=(BASE, WIDTH, t, k))
     termwise = Termwise(back, goal.rhs, r"$\cos(x - y) = \cos x \cos y + \sin x \sin y$; $\cos$ is even")
 
-    def quantity(table, freqs, position, offset, mpmath):
-        step = min(abs(offset), position)
-        return table[position] @ table[position - step], mpmath.fsum(mpmath.cos(f * step) for f in freqs)
-
     return Theorem(
         id="dot-symmetric",
         title="The dot product is the same for offsets k and -k",
@@ -147,7 +109,7 @@ def dot_symmetric() -> Theorem:
         steps=(termwise,),
         witness=Witness(
             "PE(t) . PE(t - k) from sinusoidal tables vs the sum of cos(omega_i k) at 40 digits",
-            _table_witness("dot-symmetric", quantity),
+            numeric.dot_symmetric,
             1e-11,
             licenses="posenc_math.encodings.sinusoidal",
         ),
@@ -173,11 +135,6 @@ def distance_relative() -> Theorem:
     second = Termwise(middle, pairs(4 * sin(f * k / 2) ** 2), "half-angle formula")
     factor = Equal(second.rhs_sum, goal.rhs, "take the constant 4 out of the sum")
 
-    def quantity(table, freqs, position, offset, mpmath):
-        gap = table[position + offset] - table[position]
-        exact = 4 * mpmath.fsum(mpmath.sin(f * offset / 2) ** 2 for f in freqs)
-        return gap @ gap, exact
-
     return Theorem(
         id="distance-relative",
         title="Distances depend only on the offset",
@@ -185,7 +142,7 @@ def distance_relative() -> Theorem:
         steps=(first, second, factor),
         witness=Witness(
             "squared distances between rows of sinusoidal tables vs 4 sum sin^2(omega_i k / 2) at 40 digits",
-            _table_witness("distance-relative", quantity),
+            numeric.distance_relative,
             1e-10,
             licenses="posenc_math.encodings.sinusoidal",
         ),
@@ -226,20 +183,6 @@ def injective() -> Theorem:
         r"$\sin(n/2) \ne 0$ for a nonzero integer $n$: $n/2$ is not a multiple of $\pi$, since $\pi$ is irrational",
     )
 
-    def witness():
-        import mpmath
-
-        from .. import encodings
-
-        errors = []
-        table = encodings.sinusoidal(2049, 64)
-        with mp_context():
-            for offset in (1, 2, 7, 44, 355, 710, 2048):
-                numpy_gap = float(((table[offset, :2] - table[0, :2]) ** 2).sum())
-                exact = 4 * mpmath.sin(mpmath.mpf(offset) / 2) ** 2
-                errors.append((mpmath.mpf(numpy_gap) - exact) / exact)
-        return largest_error(errors)
-
     control_gap = (sin(pi * (position + n)) - sin(pi * position)) ** 2 + (
         cos(pi * (position + n)) - cos(pi * position)
     ) ** 2
@@ -251,7 +194,7 @@ def injective() -> Theorem:
         witness=Witness(
             "squared distance of the first pair of sinusoidal(2049, 64) between positions 0 and n vs "
             "4 sin^2(n/2) at 40 digits, relative, n up to 2048 (including 355 and 710, near multiples of 2 pi)",
-            witness,
+            numeric.injective,
             1e-9,
             licenses="posenc_math.encodings.sinusoidal",
         ),

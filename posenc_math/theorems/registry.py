@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from .core import Result, Theorem, verify_theorem
 
@@ -140,15 +140,17 @@ def _closure(wanted: list[str]) -> list[str]:
     return [theorem_id for theorem_id in ids() if theorem_id in needed]
 
 
-def _verify_ids(theorem_ids: list[str]) -> list[Result]:
-    return [verify_theorem(get(theorem_id)) for theorem_id in theorem_ids]
+def _verify_ids(theorem_ids: list[str], witness_values: Mapping[str, float | str] | None = None) -> list[Result]:
+    return [verify_theorem(get(theorem_id), witness_values=witness_values) for theorem_id in theorem_ids]
 
 
-def _verify_id(theorem_id: str) -> Result:
-    return verify_theorem(get(theorem_id))
+def _verify_id(theorem_id: str, witness_values: Mapping[str, float | str] | None = None) -> Result:
+    return verify_theorem(get(theorem_id), witness_values=witness_values)
 
 
-def _verify_in_processes(theorem_ids: list[str], processes: int) -> list[Result]:
+def _verify_in_processes(
+    theorem_ids: list[str], processes: int, witness_values: Mapping[str, float | str] | None = None
+) -> list[Result]:
     """Verify in ``processes`` forked workers, one theorem per task (the slow ones do not queue).
 
     The workers inherit the imports; each builds the theorems it checks.
@@ -158,14 +160,21 @@ def _verify_in_processes(theorem_ids: list[str], processes: int) -> list[Result]
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:  # no fork on this platform: one process
-        return _verify_ids(theorem_ids)
+        return _verify_ids(theorem_ids, witness_values)
     # The later pages' theorems (RoPE, context extension) are the slowest to
     # check: handing them out first keeps the workers' last tasks short.
     with context.Pool(processes) as pool:
-        return pool.map(_verify_id, theorem_ids[::-1], chunksize=1)[::-1]
+        task = functools.partial(_verify_id, witness_values=witness_values)
+        return pool.map(task, theorem_ids[::-1], chunksize=1)[::-1]
 
 
-def verify(theorem_ids: Iterable[str] | None = None, *, processes: int = 1, remember: bool = False) -> list[Result]:
+def verify(
+    theorem_ids: Iterable[str] | None = None,
+    *,
+    processes: int = 1,
+    remember: bool = False,
+    witness_values: Mapping[str, float | str] | None = None,
+) -> list[Result]:
     """Verify the given theorems (default: all) afresh, in the order given.
 
     The theorems they use are verified too; a theorem that uses one that
@@ -174,7 +183,9 @@ def verify(theorem_ids: Iterable[str] | None = None, *, processes: int = 1, reme
     worker processes (same results, sooner).  ``remember=True`` keeps the
     results (of the theorems used, too) for :func:`verify_one` in this
     process: the site build checks every theorem once, in parallel, before
-    its pages show them.
+    its pages show them.  ``witness_values`` (theorem id -> largest error, as
+    :func:`posenc_math.witnesses.compute` gives them) are used instead of
+    computing those witnesses again (see :func:`verify_theorem`).
 
     Examples
     --------
@@ -190,7 +201,7 @@ def verify(theorem_ids: Iterable[str] | None = None, *, processes: int = 1, reme
     # workers build what they check; the closure would build all of it first).
     todo = known if set(wanted) >= set(known) else _closure(wanted)
     parallel = processes > 1 and len(todo) > 1
-    fresh = _verify_in_processes(todo, processes) if parallel else _verify_ids(todo)
+    fresh = _verify_in_processes(todo, processes, witness_values) if parallel else _verify_ids(todo, witness_values)
     found = {result.id: result for result in fresh}
     _with_dependencies(found, {})
     if remember:

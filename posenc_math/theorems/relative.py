@@ -28,20 +28,16 @@ Min(2*k - 1, Max(0, i - j + k))
 
 from __future__ import annotations
 
-import mpmath
 import numpy as np
 import sympy
 from sympy import Abs, Add, Function, Max, Min, Mul, Sum, cos, sin
 
-from .. import encodings
-from ._common import indexed_function, largest_error, mp_context, seeded
+from ..witnesses import relative as numeric
+from ._common import indexed_function
 from .core import Chain, Conclusion, Equal, Fact, Termwise, Theorem, Witness
 from .registry import register
 
 PAGE = "relative"
-#: (bidirectional, num_buckets, max_distance) of T5's encoder and decoder (T5, T5 v1.1, Flan-T5, mT5).
-ENCODER = (True, 32, 128)
-DECODER = (False, 32, 128)
 #: Configurations for the claims that hold for every configuration.
 T5_CONFIGS = tuple(
     (bidirectional, buckets, distance)
@@ -55,16 +51,6 @@ T5_CONFIGS = tuple(
 FAR = np.array([2**20, 2**31, 2**40, 2**62, 2**63 - 1])
 
 
-def _half(bidirectional, buckets):
-    """T5's n: the buckets of one side (half of them when bidirectional)."""
-    return buckets // 2 if bidirectional else buckets
-
-
-def _buckets(offsets, config):
-    bidirectional, buckets, distance = config
-    return encodings.t5_bucket(offsets, bidirectional=bidirectional, num_buckets=buckets, max_distance=distance)
-
-
 def _span(config):
     """Every offset whose bucket is not forced by the saturation fact: |r| <= 4 max_distance."""
     return np.arange(-4 * config[2], 4 * config[2] + 1)
@@ -73,9 +59,9 @@ def _span(config):
 def _exact_buckets() -> bool:
     for config in T5_CONFIGS:
         bidirectional, buckets, _ = config
-        n = _half(bidirectional, buckets)
+        n = numeric.half_of(bidirectional, buckets)
         offsets = _span(config)
-        got = _buckets(offsets, config)
+        got = numeric.buckets_of(offsets, config)
         distance = np.abs(offsets) if bidirectional else np.maximum(-offsets, 0)
         small = distance < n // 2
         expected = distance + (n * (offsets > 0) if bidirectional else 0)
@@ -94,62 +80,40 @@ def _exact_buckets() -> bool:
 def _saturates() -> bool:
     for config in T5_CONFIGS:
         bidirectional, buckets, max_distance = config
-        n = _half(bidirectional, buckets)
+        n = numeric.half_of(bidirectional, buckets)
         for sign in (-1, 1) if bidirectional else (-1,):
             last = n - 1 + (n if sign > 0 else 0)
-            got = _buckets(sign * np.arange(0, 4 * max_distance + 1), config)  # index = distance
+            got = numeric.buckets_of(sign * np.arange(0, 4 * max_distance + 1), config)  # index = distance
             if np.any(np.diff(got) < 0) or got.max() != last:
                 return False
-            if not np.all(got[max_distance:] == last) or not np.all(_buckets(sign * FAR, config) == last):
+            if not np.all(got[max_distance:] == last) or not np.all(numeric.buckets_of(sign * FAR, config) == last):
                 return False
-        if _buckets(np.iinfo(np.int64).min, config) != n - 1:
+        if numeric.buckets_of(np.iinfo(np.int64).min, config) != n - 1:
             return False
     return True
 
 
 def _first_distance_of_last_bucket(config) -> int:
     dist = np.arange(0, config[2] + 1)
-    got = _buckets(-dist, config)
+    got = numeric.buckets_of(-dist, config)
     return int(dist[got == got.max()].min())
 
 
 def _used(config) -> set:
-    return set(np.unique(_buckets(_span(config), config)).tolist())
+    return set(np.unique(numeric.buckets_of(_span(config), config)).tolist())
 
 
 def _standard_usage() -> bool:
     return (
-        _used(ENCODER) == set(range(32)) - {16}
-        and _used(DECODER) == set(range(32))
-        and _first_distance_of_last_bucket(ENCODER) == 91
-        and _first_distance_of_last_bucket(DECODER) == 113
+        _used(numeric.ENCODER) == set(range(32)) - {16}
+        and _used(numeric.DECODER) == set(range(32))
+        and _first_distance_of_last_bucket(numeric.ENCODER) == 91
+        and _first_distance_of_last_bucket(numeric.DECODER) == 113
     )
 
 
 def _bidirectional_middle_unused() -> bool:
     return all(config[1] // 2 not in _used(config) and 0 in _used(config) for config in T5_CONFIGS if config[0])
-
-
-#: Configurations on which the witness compares with exact arithmetic.
-T5_WITNESS_CONFIGS = (ENCODER, DECODER, (True, 64, 256), (False, 16, 64), (False, 128, 512))
-
-
-def _exact_buckets_mp(offsets, config):
-    """T5's buckets in exact arithmetic (40-digit logarithms), one logarithm per distance."""
-    bidirectional, buckets, max_distance = config
-    n = _half(bidirectional, buckets)
-    exact = n // 2
-    per_distance = list(range(exact))  # distance -> bucket within its side
-    denominator = mpmath.log(mpmath.mpf(max_distance) / exact)
-    for distance in range(exact, max_distance + 1):
-        value = mpmath.log(mpmath.mpf(distance) / exact) / denominator * (n - exact)
-        nearest = mpmath.nint(value)
-        # an exact boundary (distance / exact a rational power of max_distance / exact) is that integer
-        whole = int(nearest) if abs(value - nearest) < mpmath.mpf(10) ** -30 else int(mpmath.floor(value))
-        per_distance.append(min(exact + whole, n - 1))
-    distance = np.abs(offsets) if bidirectional else np.maximum(-offsets, 0)
-    side = np.asarray(per_distance)[np.minimum(distance, max_distance)]  # monotone, clamped: n - 1 beyond
-    return side + (n * (offsets > 0) if bidirectional else 0)
 
 
 @register("t5-buckets", page=PAGE)
@@ -210,22 +174,12 @@ def t5_buckets() -> Theorem:
         Fact(
             "bidirectional: bucket num_buckets/2 (distance 0 after the query) is never used, since r = 0 "
             "goes to bucket 0; the T5 encoder (32/128) never uses bucket 16",
-            lambda: _bidirectional_middle_unused() and 16 not in _used(ENCODER),
+            lambda: _bidirectional_middle_unused() and 16 not in _used(numeric.ENCODER),
             "every listed bidirectional configuration",
             establishes=unused,
         ),
         standard,
     )
-
-    def witness():
-        mismatches = 0
-        with mp_context():
-            for config in T5_WITNESS_CONFIGS:
-                offsets = np.arange(-2 * config[2], 2 * config[2] + 1)
-                got = _buckets(offsets, config)
-                exact = _exact_buckets_mp(offsets, config)
-                mismatches += int(np.count_nonzero(got != exact))
-        return float(mismatches)
 
     return Theorem(
         id="t5-buckets",
@@ -236,13 +190,13 @@ def t5_buckets() -> Theorem:
             "t5_bucket (float32 logarithm, as the reference) vs the bucket in exact arithmetic (40-digit "
             "logarithm) on |r| <= 2 max_distance: number of offsets that differ, for 32/128 both directions, "
             "64/256, 16/64 and 128/512 unidirectional",
-            witness,
+            numeric.t5_buckets,
             0.0,
             licenses="posenc_math.encodings.t5_bucket",
         ),
         negative_control=Fact(
             "every bucket 0 .. 31 is used by T5's encoder (bidirectional, 32 buckets, max_distance 128)",
-            lambda: _used(ENCODER) == set(range(32)),
+            lambda: _used(numeric.ENCODER) == set(range(32)),
         ),
         scope="computation",
         scope_note=(
@@ -291,42 +245,6 @@ def _xl_regrouped(x_sin, x_cos, y_sin, y_cos, angle):
     return Add(Mul(x_sin + y_sin, sin(angle), evaluate=False), Mul(x_cos + y_cos, cos(angle), evaluate=False))
 
 
-def _mp(array) -> list:
-    """The rows of a float64 array (a vector is one row) as exact mpmath numbers."""
-    return [[mpmath.mpf(float(x)) for x in row] for row in np.atleast_2d(array)]
-
-
-def _dot(one, other):
-    """The dot product of two float64 vectors, 40 digits (every product and the sum exact to 40 digits)."""
-    return mpmath.fsum(x * y for x, y in zip(_mp(one)[0], _mp(other)[0], strict=True))
-
-
-def _xl_exact_scores(queries, keys, u, v, w_r, query_positions, key_positions, base):
-    """Transformer-XL's score, 40 digits, from (a) + (c) + (q_i + v).W_R R_{i-j} with R in its layout."""
-    dim_r = w_r.shape[1]
-    freqs = [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * p) / dim_r) for p in range(dim_r // 2)]
-    q, k, w = _mp(queries), _mp(keys), _mp(w_r)
-    u_, v_ = _mp(u)[0], _mp(v)[0]
-    dim = len(u_)
-    scores = []
-    for qi, i in zip(q, query_positions, strict=True):
-        weights = [mpmath.fsum((qi[a] + v_[a]) * w[a][m] for a in range(dim)) for m in range(dim_r)]
-        row = []
-        for kj, j in zip(k, key_positions, strict=True):
-            angles = [(int(i) - int(j)) * f for f in freqs]
-            relative = [mpmath.sin(t) for t in angles] + [mpmath.cos(t) for t in angles]
-            row.append(
-                mpmath.fsum(qi[a] * kj[a] + u_[a] * kj[a] for a in range(dim))
-                + mpmath.fsum(c * r for c, r in zip(weights, relative, strict=True))
-            )
-        scores.append(row)
-    return scores
-
-
-#: Shifts the witness moves every query and key by (up to 2**40: the distance is computed in int64).
-XL_SHIFTS = (0, 1, 977, 10**6, 2**40)
-
-
 @register("transformer-xl-relative", page=PAGE)
 def transformer_xl_relative() -> Theorem:
     x_sin, x_cos, y_sin, y_cos = sympy.symbols("x_p x_{p+h} y_p y_{p+h}", real=True)
@@ -369,26 +287,6 @@ def transformer_xl_relative() -> Theorem:
     )
     cancel = Termwise(sum_start, sum_end, "each pair: the shift cancels")
 
-    def witness():
-        rng = seeded("transformer-xl-relative")
-        nrng = np.random.default_rng(rng.randrange(2**32))
-        errors = []
-        with mp_context():
-            for dim, dim_r, base in ((4, 6, 10000.0), (3, 4, 500.0)):
-                queries, keys = nrng.normal(size=(2, 4, dim))
-                u, v = nrng.normal(size=(2, dim))
-                w_r = nrng.normal(size=(dim, dim_r))
-                rows = np.array(sorted(rng.sample(range(60), 4)))
-                cols = np.array(sorted(rng.sample(range(60), 4)))
-                exact = _xl_exact_scores(queries, keys, u, v, w_r, rows, cols, base)
-                scale = 1 + max(abs(value) for row in exact for value in row)
-                for shift in XL_SHIFTS:
-                    got = encodings.transformer_xl_scores(
-                        queries, keys, u, v, w_r, query_positions=rows + shift, key_positions=cols + shift, base=base
-                    )
-                    errors += [(mpmath.mpf(float(got[a, b])) - exact[a][b]) / scale for a in range(4) for b in range(4)]
-        return largest_error(errors)
-
     return Theorem(
         id="transformer-xl-relative",
         title="Transformer-XL's position terms depend only on i - j, for every width",
@@ -398,7 +296,7 @@ def transformer_xl_relative() -> Theorem:
             "transformer_xl_scores with every query and key moved by s = 0, 1, 977, 10^6, 2^40 vs the "
             "40-digit (a) + (c) + (q_i + v).W_R R_{i-j} at the unshifted offsets; error / (1 + largest score); "
             "widths 4 and 3, relative widths 6 and 4, bases 10^4 and 500",
-            witness,
+            numeric.transformer_xl_relative,
             1e-14,
             licenses="posenc_math.encodings.transformer_xl_scores",
         ),
@@ -435,21 +333,6 @@ def transformer_xl_relative() -> Theorem:
 K = sympy.Symbol("k", integer=True, positive=True)
 
 
-def clipped_index(i: int, j: int, k: int) -> int:
-    """DeBERTa's delta(i, j) for integers: i - j + k clipped to 0 .. 2k - 1 (the paper's three cases).
-
-    Examples
-    --------
-    >>> [clipped_index(i, 0, 2) for i in range(-3, 4)]
-    [0, 0, 1, 2, 3, 3, 3]
-    """
-    if i - j <= -k:
-        return 0
-    if i - j >= k:
-        return 2 * k - 1
-    return i - j + k
-
-
 def clip(value, last):
     """``min(max(value, 0), last)`` as written (unevaluated): the library's ``np.clip(value, 0, last)``."""
     return Min(Max(value, 0, evaluate=False), last, evaluate=False)
@@ -458,7 +341,7 @@ def clip(value, last):
 class ClippedIndex(Function):
     """DeBERTa's ``delta(i, j)`` with ``2k`` table rows, shown as ``\\delta(i, j)``.
 
-    It evaluates at integers (by :func:`clipped_index`, the paper's three
+    It evaluates at integers (by :func:`~posenc_math.witnesses.relative.clipped_index`, the paper's three
     cases) and unfolds under ``expand`` into ``min(max(i - j + k, 0), 2k - 1)``,
     the library's clip, so the checker sees the definition.  For ``k`` a
     positive integer (so ``2k - 1 >= 0``) the clip's pieces are picked by
@@ -475,7 +358,7 @@ class ClippedIndex(Function):
     @classmethod
     def eval(cls, i, j, k):
         if all(isinstance(arg, sympy.Integer) for arg in (i, j, k)) and k > 0:
-            return sympy.Integer(clipped_index(int(i), int(j), int(k)))
+            return sympy.Integer(numeric.clipped_index(int(i), int(j), int(k)))
         return None
 
     def _eval_expand_basic(self, **hints):
@@ -495,12 +378,6 @@ class ClippedIndex(Function):
         i, j, _ = self.args
         text = rf"\delta\left({printer._print(i)}, {printer._print(j)}\right)"
         return f"{text}^{{{exp}}}" if exp else text
-
-
-#: (n_positions, k) on which the witness compares deberta_relative_index with the paper's cases.
-DEBERTA_INDEX_SIZES = ((1, 1), (2, 1), (7, 1), (9, 2), (12, 5), (24, 4), (30, 16))
-#: Rows prepended to the sequence: every position moves by s.
-DEBERTA_SHIFTS = (0, 1, 5, 37)
 
 
 @register("deberta-relative", page=PAGE)
@@ -543,42 +420,6 @@ def deberta_relative() -> Theorem:
         Equal(first.lhs, first.rhs, r"$-u \le 0$: the first row"),
     )
 
-    def witness():
-        rng = seeded("deberta-relative")
-        nrng = np.random.default_rng(rng.randrange(2**32))
-        mismatches = 0
-        for n, k in DEBERTA_INDEX_SIZES:
-            got = encodings.deberta_relative_index(n, k)
-            expected = np.array([[clipped_index(i, j, k) for j in range(n)] for i in range(n)])
-            mismatches += int(np.count_nonzero(got != expected))
-        errors = [mismatches]
-        with mp_context():
-            for n, dim, k in ((6, 4, 2), (5, 3, 3)):
-                qc, kc = nrng.normal(size=(2, n, dim))
-                qr, kr = nrng.normal(size=(2, 2 * k, dim))
-                norm = mpmath.sqrt(3 * dim)
-                exact = [
-                    [
-                        (
-                            _dot(qc[i], kc[j])
-                            + _dot(qc[i], kr[clipped_index(i, j, k)])
-                            + _dot(kc[j], qr[clipped_index(j, i, k)])
-                        )
-                        / norm
-                        for j in range(n)
-                    ]
-                    for i in range(n)
-                ]
-                scale = 1 + max(abs(value) for row in exact for value in row)
-                for shift in DEBERTA_SHIFTS:
-                    # the same tokens after `shift` other ones: every position moves by shift
-                    before = nrng.normal(size=(4, shift, dim))
-                    got = encodings.deberta_scores(np.vstack([before[0], qc]), np.vstack([before[1], kc]), qr, kr)[
-                        shift:, shift:
-                    ]
-                    errors += [(mpmath.mpf(float(got[i, j])) - exact[i][j]) / scale for i in range(n) for j in range(n)]
-        return largest_error(errors)
-
     return Theorem(
         id="deberta-relative",
         title="DeBERTa's scores depend on the positions only through the clipped offset",
@@ -588,7 +429,7 @@ def deberta_relative() -> Theorem:
             "deberta_relative_index vs the paper's three cases (mismatches, n <= 30, k <= 16); deberta_scores "
             "of the same tokens after s = 0, 1, 5, 37 other ones vs the 40-digit three-term score at the "
             "unshifted positions, error / (1 + largest score)",
-            witness,
+            numeric.deberta_relative,
             1e-14,
             licenses="posenc_math.encodings.deberta_scores",
         ),

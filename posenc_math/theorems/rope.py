@@ -23,15 +23,14 @@ Matrix([
 
 from __future__ import annotations
 
-import mpmath
 import numpy as np
 import sympy
 from sympy import Abs, Add, MatMul, Matrix, Mod, Mul, Piecewise, StrictLessThan, Sum, Transpose, cos, sin
 from sympy import UnevaluatedExpr as Unevaluated
 
-from .. import encodings
 from ..analysis import rope_mean_scores
-from ._common import indexed_function, largest_error, mp_context, seeded, w
+from ..witnesses import rope as numeric
+from ._common import indexed_function, w
 from .core import Chain, Conclusion, Equal, Fact, Holds, Termwise, Theorem, Witness
 from .registry import register
 
@@ -51,14 +50,6 @@ def rope_rotation(angle: sympy.Expr) -> Matrix:
     return Matrix([[cos(angle), -sin(angle)], [sin(angle), cos(angle)]])
 
 
-def _pairs(dim, layout):
-    """Index pairs (first, second) of each rotary pair in ``layout``."""
-    h = dim // 2
-    if layout == "half":
-        return [(j, j + h) for j in range(h)]
-    return [(2 * j, 2 * j + 1) for j in range(h)]
-
-
 def _pair_dot(a, b, c, e, first, second):
     """<R(first)(a, b), R(second)(c, e)>, multiplied out: one pair's RoPE score."""
     return ((rope_rotation(first) * Matrix([a, b])).T * (rope_rotation(second) * Matrix([c, e])))[0]
@@ -67,32 +58,6 @@ def _pair_dot(a, b, c, e, first, second):
 def _pair_relative(a, b, c, e, angle):
     """The same score written with the offset angle only: (ac + be) cos + (bc - ae) sin."""
     return (a * c + b * e) * cos(angle) + (b * c - a * e) * sin(angle)
-
-
-def _mp_scores(query, key, offsets, dim, base, layout):
-    """Exact RoPE scores for each offset (key - query), 40 digits, from the pair formula."""
-    freqs = [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * j) / dim) for j in range(dim // 2)]
-    # per pair, the coefficients of cos and sin: (q0 k0 + q1 k1) and (q1 k0 - q0 k1)
-    pairs = []
-    for i, j in _pairs(dim, layout):
-        q0, q1, k0, k1 = (mpmath.mpf(float(v)) for v in (query[i], query[j], key[i], key[j]))
-        pairs.append((q0 * k0 + q1 * k1, q1 * k0 - q0 * k1))
-    scores = []
-    for offset in offsets:
-        total = mpmath.mpf(0)
-        for (along, across), freq in zip(pairs, freqs, strict=True):
-            cos, sin = mpmath.cos_sin(offset * freq)
-            total += along * cos + across * sin
-        scores.append(total)
-    return scores
-
-
-def _numpy_scores(query, key, query_positions, offset, base, layout):
-    """rope() scores <rope(q, m), rope(k, m + offset)> for each query position m."""
-    m = np.asarray(query_positions)
-    rq = encodings.rope(np.tile(query, (len(m), 1)), m, base=base, layout=layout)
-    rk = encodings.rope(np.tile(key, (len(m), 1)), m + offset, base=base, layout=layout)
-    return np.einsum("nd,nd->n", rq, rk)
 
 
 # --------------------------------------------------------------------------
@@ -135,31 +100,6 @@ def rope_relative() -> Theorem:
     half_step = Termwise(half_lhs, half_rhs, r"each pair $j$, $(x_j, x_{j+P})$, by the pair identity")
     inter_step = Termwise(inter_lhs, inter_rhs, r"each pair $j$, $(x_{2j}, x_{2j+1})$, by the pair identity")
 
-    def witness():
-        rng = seeded("rope-relative")
-        nrng = np.random.default_rng(rng.randrange(2**32))
-        errors = []
-        with mp_context():
-            for dim, base, layout in (
-                (8, 10000.0, "half"),
-                (64, 10000.0, "interleaved"),
-                (128, 500000.0, "half"),
-                (128, 10000.0, "interleaved"),
-            ):
-                query, key = nrng.normal(size=dim), nrng.normal(size=dim)
-                scale = np.linalg.norm(query) * np.linalg.norm(key)
-                offsets = [rng.randrange(-400, 400) for _ in range(5)] + [0]
-                exact = _mp_scores(query, key, offsets, dim, base, layout)
-                for offset, value in zip(offsets, exact, strict=True):
-                    # the same offset at many query positions, up to 5000
-                    starts = [rng.randrange(max(0, -offset), 5000) for _ in range(8)]
-                    computed = _numpy_scores(query, key, starts, offset, base, layout)
-                    errors += [(mpmath.mpf(float(c)) - value) / scale for c in computed]
-                    if layout == "half":
-                        via = encodings.rope_relative_scores(query, key, [offset], base=base)[0]
-                        errors.append((mpmath.mpf(float(via)) - value) / scale)
-        return largest_error(errors)
-
     return Theorem(
         id="rope-relative",
         title="RoPE scores depend only on the offset, for every width and both layouts",
@@ -168,7 +108,7 @@ def rope_relative() -> Theorem:
         witness=Witness(
             "rope() scores <rope(q, m), rope(k, m + r)> at 8 query positions m < 5000 per offset r, and "
             "rope_relative_scores, vs the 40-digit pair formula; error / (|q||k|); d = 8, 64, 128, both layouts",
-            witness,
+            numeric.rope_relative,
             1e-14,
             licenses="posenc_math.encodings.rope",
         ),
@@ -288,30 +228,6 @@ def rope_layout_permutation() -> Theorem:
         ),
     )
 
-    def witness():
-        rng = seeded("rope-layout-permutation")
-        nrng = np.random.default_rng(rng.randrange(2**32))
-        errors = []
-        with mp_context():
-            for size, base in ((6, 10000.0), (64, 10000.0), (128, 500000.0)):
-                p = encodings.interleaved_to_half(size)
-                query, key = nrng.normal(size=size), nrng.normal(size=size)
-                scale = np.linalg.norm(query) * np.linalg.norm(key)
-                offsets = [rng.randrange(-300, 300) for _ in range(4)]
-                exact = _mp_scores(query, key, offsets, size, base, "interleaved")
-                for offset, value in zip(offsets, exact, strict=True):
-                    starts = [rng.randrange(max(0, -offset), 4000) for _ in range(6)]
-                    computed = _numpy_scores(query[p], key[p], starts, offset, base, "half")
-                    errors += [(mpmath.mpf(float(c)) - value) / scale for c in computed]
-            # the index map itself, against the two formulas above
-            for size in (2, 6, 64, 256):
-                perm = encodings.interleaved_to_half(size)
-                half = size // 2
-                errors += [int(perm[i]) - (2 * i if i < half else 2 * (i - half) + 1) for i in range(size)]
-                inverse = np.argsort(perm)
-                errors += [int(inverse[x]) - (x // 2 + half * (x % 2)) for x in range(size)]
-        return largest_error(errors)
-
     return Theorem(
         id="rope-layout-permutation",
         title="Half and interleaved RoPE are the same rotation after a fixed permutation, for every even width",
@@ -321,7 +237,7 @@ def rope_layout_permutation() -> Theorem:
             "rope(q[perm], m, layout='half') . rope(k[perm], m + r, layout='half') vs the 40-digit interleaved "
             "pair formula, error / (|q||k|), d = 6, 64, 128; interleaved_to_half(d) and its argsort vs "
             "pi and pi^-1, d = 2, 6, 64, 256",
-            witness,
+            numeric.rope_layout_permutation,
             1e-14,
             licenses="posenc_math.encodings.interleaved_to_half",
         ),
@@ -414,35 +330,6 @@ def rope_long_term_decay() -> Theorem:
     )
     wrong_lhs, wrong_rhs, wrong_symbols = _by_parts(2, shift=0)
 
-    def witness():
-        rng = seeded("rope-long-term-decay")
-        nrng = np.random.default_rng(rng.randrange(2**32))
-        errors = []
-        with mp_context():
-            for dim, base in ((8, 10000.0), (64, 10000.0), (128, 500000.0)):
-                query, key = nrng.normal(size=dim), nrng.normal(size=dim)
-                offsets = [0, 1] + [rng.randrange(-3000, 3000) for _ in range(6)]
-                bound = encodings.rope_decay_bound(query, key, offsets, base=base)
-                scores = _mp_scores(query, key, offsets, dim, base, "half")
-                freqs = [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * j) / dim) for j in range(dim // 2)]
-                half = dim // 2
-                products = [
-                    mpmath.mpc(float(query[j]), float(query[j + half]))
-                    * mpmath.conj(mpmath.mpc(float(key[j]), float(key[j + half])))
-                    for j in range(half)
-                ] + [mpmath.mpc(0)]
-                largest = max(abs(products[j + 1] - products[j]) for j in range(half))
-                for offset, value, computed in zip(offsets, scores, bound, strict=True):
-                    partial, total = mpmath.mpc(0), mpmath.mpf(0)
-                    for freq in freqs:
-                        partial += mpmath.expj(-offset * freq)
-                        total += abs(partial)
-                    exact = largest * total
-                    errors.append((mpmath.mpf(float(computed)) - exact) / exact)
-                    if abs(value) > exact:  # the bound must hold, at 40 digits
-                        errors.append(mpmath.mpf(1))
-        return largest_error(errors)
-
     return Theorem(
         id="rope-long-term-decay",
         title="RoFormer's long-term decay bound: summation by parts, then the largest step of h",
@@ -451,7 +338,7 @@ def rope_long_term_decay() -> Theorem:
         witness=Witness(
             "rope_decay_bound vs the 40-digit bound max_j |h_{j+1} - h_j| sum_j |S_{j+1}(r)|, relative error, and "
             "|score| <= bound at 40 digits; d = 8, 64, 128, offsets up to 3000",
-            witness,
+            numeric.rope_long_term_decay,
             1e-12,
             licenses="posenc_math.encodings.rope_decay_bound",
         ),

@@ -25,7 +25,8 @@ from __future__ import annotations
 import sympy
 from sympy import Matrix, cos, pi, sin
 
-from ._common import block_as_written, k, largest_error, mp_context, pair, rotation_block, seeded, t, ucos, usin, w
+from ..witnesses import translation as numeric
+from ._common import block_as_written, k, pair, rotation_block, t, ucos, usin, w
 from .core import Chain, Conclusion, Equal, Theorem, Use, Witness
 from .registry import register
 
@@ -48,18 +49,6 @@ def omega(index=INDEX, base=BASE, width=WIDTH):
     return base ** (-2 * index / width)
 
 
-def _numpy():
-    import numpy
-
-    return numpy
-
-
-def _encodings():
-    from .. import encodings
-
-    return encodings
-
-
 # --------------------------------------------------------------------------
 @register("angle-addition", page=PAGE)
 def angle_addition() -> Theorem:
@@ -79,19 +68,6 @@ def angle_addition() -> Theorem:
     sine_step = Equal(sine.lhs, sine.rhs, "imaginary parts of both ends")
     cosine_step = Equal(cosine.lhs, cosine.rhs, "real parts of both ends")
 
-    def witness():
-        np, mpmath = _numpy(), __import__("mpmath")
-        rng = seeded("angle-addition")
-        errors = []
-        with mp_context():
-            for _ in range(20):
-                u, v = rng.uniform(-1e3, 1e3), rng.uniform(-1e3, 1e3)
-                exact_sine = mpmath.sin(mpmath.mpf(u) + mpmath.mpf(v))
-                exact_cosine = mpmath.cos(mpmath.mpf(u) + mpmath.mpf(v))
-                errors.append(np.sin(u) * np.cos(v) + np.cos(u) * np.sin(v) - exact_sine)
-                errors.append(np.cos(u) * np.cos(v) - np.sin(u) * np.sin(v) - exact_cosine)
-        return largest_error(errors)
-
     return Theorem(
         id="angle-addition",
         title="Angle addition",
@@ -100,7 +76,7 @@ def angle_addition() -> Theorem:
         witness=Witness(
             "the right-hand sides in numpy float64 at 20 random (x, y) in [-1000, 1000] vs sin(x + y), cos(x + y) "
             "at 40 digits",
-            witness,
+            numeric.angle_addition,
             1e-12,
             licenses="numpy.sin",
         ),
@@ -148,29 +124,6 @@ def blockdiag_blockwise() -> Theorem:
         )
     )
 
-    def witness():
-        import mpmath
-
-        rng = seeded("blockdiag-blockwise")
-        errors = []
-        with mp_context():
-            for dim in (2, 8, 64):
-                offset = rng.uniform(-300, 300)
-                matrix = _encodings().translation_matrix(offset, dim)
-                freqs = _encodings().frequencies(dim)
-                outside = matrix.copy()
-                for start in range(0, dim, 2):
-                    outside[start : start + 2, start : start + 2] = 0
-                errors.append(mpmath.mpf(float(abs(outside).max())))  # zero outside the diagonal blocks
-                for pair_index in range(dim // 2):
-                    angle = mpmath.mpf(float(freqs[pair_index])) * mpmath.mpf(offset)
-                    block = [[mpmath.cos(angle), mpmath.sin(angle)], [-mpmath.sin(angle), mpmath.cos(angle)]]
-                    for row in range(2):
-                        for col in range(2):
-                            got = float(matrix[2 * pair_index + row, 2 * pair_index + col])
-                            errors.append(mpmath.mpf(got) - block[row][col])
-        return largest_error(errors)
-
     return Theorem(
         id="blockdiag-blockwise",
         title="A block-diagonal matrix acts block by block",
@@ -179,7 +132,7 @@ def blockdiag_blockwise() -> Theorem:
         witness=Witness(
             "translation_matrix(k, d) entry by entry (interleaved, d = 2, 8, 64) against blockdiag(B(omega_i k)) "
             "at 40 digits: zero outside the 2 x 2 diagonal blocks",
-            witness,
+            numeric.blockdiag_blockwise,
             1e-12,
             licenses="posenc_math.encodings.translation_matrix",
         ),
@@ -195,38 +148,6 @@ def blockdiag_blockwise() -> Theorem:
 
 
 # --------------------------------------------------------------------------
-def _shift_witness(theorem_id, n_cases=12):
-    """translation_matrix(k, d) @ PE(t) against PE(t + k) at 40 digits."""
-
-    def witness():
-        np, mpmath = _numpy(), __import__("mpmath")
-        enc = _encodings()
-        rng = seeded(theorem_id)
-        errors = []
-        with mp_context():
-            for _ in range(n_cases):
-                dim = rng.choice((2, 8, 64))
-                layout, spacing = rng.choice(("interleaved", "split")), rng.choice(("paper", "tensor2tensor"))
-                if spacing == "tensor2tensor" and dim == 2:
-                    dim = 4
-                position, offset = rng.randrange(0, 5000), rng.randrange(-300, 300)
-                freqs = enc.frequencies(dim, spacing=spacing)
-
-                def row(p, freqs=freqs, layout=layout):
-                    sines = [mpmath.sin(p * mpmath.mpf(float(f))) for f in freqs]
-                    cosines = [mpmath.cos(p * mpmath.mpf(float(f))) for f in freqs]
-                    if layout == "interleaved":
-                        return [value for both in zip(sines, cosines, strict=True) for value in both]
-                    return sines + cosines
-
-                here = np.array([float(v) for v in row(position)])
-                shifted = enc.translation_matrix(offset, dim, layout=layout, spacing=spacing) @ here
-                errors += [
-                    mpmath.mpf(float(got)) - want for got, want in zip(shifted, row(position + offset), strict=True)
-                ]
-        return largest_error(errors)
-
-    return witness
 
 
 def _shift_block_parts(frequency):
@@ -263,7 +184,7 @@ def shift_block() -> Theorem:
         steps=(chain,),
         witness=Witness(
             "translation_matrix(k, d) @ PE(t) vs PE(t + k) at 40 digits, 12 random (t, k, d, layout, spacing)",
-            _shift_witness("shift-block"),
+            numeric.shift_block,
             1e-12,
             licenses="posenc_math.encodings.translation_matrix",
         ),
@@ -300,7 +221,7 @@ def shift_full() -> Theorem:
         steps=(instance,),
         witness=Witness(
             "translation_matrix(k, d) @ PE(t) vs PE(t + k) at 40 digits, 12 random (t, k, d, layout, spacing)",
-            _shift_witness("shift-full", 12),
+            numeric.shift_full,
             1e-12,
             licenses="posenc_math.encodings.translation_matrix",
         ),
@@ -344,27 +265,6 @@ def shift_group() -> Theorem:
     )
     unit_step = Equal(unit.lhs, unit.rhs, r"$\cos 0 = 1$, $\sin 0 = 0$")
 
-    def witness():
-        np, mpmath = _numpy(), __import__("mpmath")
-        enc = _encodings()
-        rng = seeded("shift-group")
-        errors = []
-        with mp_context():
-            for dim, layout in ((8, "interleaved"), (64, "split")):
-                first, second = rng.uniform(-300, 300), rng.uniform(-300, 300)
-                composed = enc.translation_matrix(first, dim, layout=layout) @ enc.translation_matrix(
-                    second, dim, layout=layout
-                )
-                freqs = enc.frequencies(dim)
-                half = dim // 2
-                for i, f in enumerate(freqs):
-                    rows = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, half + i)
-                    angle = mpmath.mpf(float(f)) * (mpmath.mpf(first) + mpmath.mpf(second))
-                    errors.append(mpmath.mpf(float(composed[rows[0], rows[0]])) - mpmath.cos(angle))
-                    errors.append(mpmath.mpf(float(composed[rows[0], rows[1]])) - mpmath.sin(angle))
-                errors.append(mpmath.mpf(float(np.abs(enc.translation_matrix(0, dim) - np.eye(dim)).max())))
-        return largest_error(errors)
-
     return Theorem(
         id="shift-group",
         title="Shifts compose: T(k) T(l) = T(k + l), T(0) = I",
@@ -373,7 +273,7 @@ def shift_group() -> Theorem:
         witness=Witness(
             "translation_matrix(k) @ translation_matrix(l) vs the blocks of T(k + l) at 40 digits (d = 8, 64), "
             "and translation_matrix(0) vs I",
-            witness,
+            numeric.shift_group,
             1e-11,
             licenses="posenc_math.encodings.translation_matrix",
         ),
@@ -416,17 +316,6 @@ def shift_orthogonal() -> Theorem:
         ],
     )
 
-    def witness():
-        np, mpmath = _numpy(), __import__("mpmath")
-        enc = _encodings()
-        errors = []
-        with mp_context():
-            for offset in (9.5, -130.25):
-                matrix = enc.translation_matrix(offset, 128)
-                errors.append(mpmath.mpf(float(np.abs(matrix.T @ matrix - np.eye(128)).max())))
-                errors.append(mpmath.mpf(float(np.abs(matrix.T - enc.translation_matrix(-offset, 128)).max())))
-        return largest_error(errors)
-
     return Theorem(
         id="shift-orthogonal",
         title="T(k) is orthogonal and its transpose shifts back",
@@ -434,7 +323,7 @@ def shift_orthogonal() -> Theorem:
         steps=(first, second),
         witness=Witness(
             "max |T^T T - I| and |T(k)^T - T(-k)| for translation_matrix(k, 128), k = 9.5, -130.25",
-            witness,
+            numeric.shift_orthogonal,
             1e-13,
             licenses="posenc_math.encodings.translation_matrix",
         ),
@@ -479,17 +368,6 @@ def single_sine_not_linear() -> Theorem:
         ],
     )
 
-    def witness():
-        np, mpmath = _numpy(), __import__("mpmath")
-        rng = seeded("single-sine-not-linear")
-        errors = []
-        with mp_context():
-            for _ in range(20):
-                u, p = rng.uniform(-50, 50), rng.uniform(-50, 50)
-                exact = 2 * mpmath.sin(mpmath.mpf(p)) * mpmath.cos(mpmath.mpf(u))
-                errors.append(np.sin(u + p) - np.sin(np.pi - u + p) - exact)
-        return largest_error(errors)
-
     return Theorem(
         id="single-sine-not-linear",
         title="A sine alone cannot be shifted linearly: it needs its cosine partner",
@@ -497,7 +375,7 @@ def single_sine_not_linear() -> Theorem:
         steps=(mirror_step, gap_step),
         witness=Witness(
             "sin(x + phi) - sin(pi - x + phi) in numpy vs 2 sin(phi) cos(x) at 40 digits, 20 random points",
-            witness,
+            numeric.single_sine_not_linear,
             1e-12,
             licenses="numpy.sin",
         ),

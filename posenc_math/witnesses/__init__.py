@@ -1,0 +1,141 @@
+"""The theorems' numeric witnesses, without SymPy.
+
+A witness evaluates a theorem's conclusion at seeded points with mpmath at 40
+significant digits and compares it with the numpy function the theorem
+licenses; it returns the largest error found (the theorem's
+:class:`~posenc_math.theorems.Witness` holds its tolerance and description).
+There is one module per page with theorems, of the same name as the theorem
+module (``witnesses.rope`` for ``theorems.rope``), and :data:`WITNESSES` maps
+each theorem id to its witness.
+
+Nothing here imports SymPy: numpy, mpmath and the library suffice.  So
+``posenc-math verify`` can compute every witness in a process of its own
+(:func:`start`) while the main process is still importing SymPy, on a core
+that would otherwise wait; the theorems' checks then use the values
+(``theorems.verify(..., witness_values=...)``).
+
+Examples
+--------
+>>> from posenc_math import witnesses
+>>> witnesses.compute(["shift-orthogonal"])["shift-orthogonal"] < 1e-12
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterable
+
+__all__ = ["MODULES", "WITNESSES", "Background", "compute", "start", "witness"]
+
+#: Theorem id -> its witness (filled as the modules of :data:`MODULES` are imported).
+WITNESSES: dict[str, Callable[[], float]] = {}
+
+#: The modules that define witnesses, one per page with theorems.
+MODULES = (
+    "why_positions",
+    "binary",
+    "sinusoidal",
+    "translation",
+    "properties",
+    "layouts",
+    "rope",
+    "alibi",
+    "relative",
+    "context_extension",
+)
+
+
+def witness(theorem_id: str) -> Callable[[Callable[[], float]], Callable[[], float]]:
+    """Register the decorated zero-argument function as the witness of ``theorem_id``."""
+
+    def register(function: Callable[[], float]) -> Callable[[], float]:
+        if theorem_id in WITNESSES:
+            raise ValueError(f"a witness for {theorem_id!r} is registered twice")
+        WITNESSES[theorem_id] = function
+        return function
+
+    return register
+
+
+def _load() -> None:
+    for name in MODULES:
+        importlib.import_module(f"{__name__}.{name}")
+
+
+def compute(theorem_ids: Iterable[str] | None = None) -> dict[str, float | str]:
+    """Run the witnesses of ``theorem_ids`` (default: all): id -> largest error.
+
+    A witness that raises gives ``"ExceptionType: message"`` instead of a
+    number (a failed witness, reported as such by the theorem's check).
+    Unknown ids raise ``KeyError``.
+    """
+    _load()
+    wanted = list(WITNESSES) if theorem_ids is None else list(theorem_ids)
+    for theorem_id in wanted:
+        if theorem_id not in WITNESSES:
+            raise KeyError(f"no witness for {theorem_id!r}; known: {', '.join(WITNESSES)}")
+    values: dict[str, float | str] = {}
+    for theorem_id in wanted:
+        try:
+            values[theorem_id] = float(WITNESSES[theorem_id]())
+        except Exception as error:  # reported, not raised: one broken witness must not hide the others
+            values[theorem_id] = f"{type(error).__name__}: {error}"
+    return values
+
+
+class Background:
+    """Every witness, computed in a forked process; :meth:`values` collects them.
+
+    Made by :func:`start`.  When the process cannot give its values (it
+    died, or printed something that is not its answer), :meth:`values`
+    returns ``{}``, and each theorem's check computes its witness itself.
+    """
+
+    def __init__(self, pid: int, read_fd: int):
+        self._pid, self._read_fd = pid, read_fd
+        self._values: dict[str, float | str] | None = None
+
+    def values(self) -> dict[str, float | str]:
+        """Wait for the process and return its values (``{}`` when it failed)."""
+        if self._values is None:
+            chunks = []
+            with os.fdopen(self._read_fd, "rb") as answer:
+                chunks.append(answer.read())
+            _, status = os.waitpid(self._pid, 0)
+            try:
+                values = json.loads(b"".join(chunks)) if status == 0 else {}
+            except ValueError:
+                values = {}
+            self._values = values if isinstance(values, dict) else {}
+        return self._values
+
+
+def start() -> Background | None:
+    """Fork a process that computes every witness; ``None`` where ``fork`` does not exist or other threads run.
+
+    Call it before importing SymPy: the witnesses need only numpy, mpmath
+    and the library, so they run while the caller imports.
+    """
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return None  # a fork of a process with other threads may inherit a lock one of them holds
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()  # or the child's exit could write the parent's buffered text twice
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compute, answer, and leave without running the parent's exit handlers
+        status = 1
+        try:
+            os.close(read_fd)
+            data = json.dumps(compute()).encode()
+            with os.fdopen(write_fd, "wb") as answer:
+                answer.write(data)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_fd)
+    return Background(pid, read_fd)

@@ -1,0 +1,183 @@
+"""Witnesses of the relative page's theorems (see :mod:`posenc_math.theorems.relative`)."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+
+from .. import encodings
+from . import witness
+from ._common import largest_error, mp_context, seeded
+
+# --------------------------------------------------------------------------
+# T5
+#: (bidirectional, num_buckets, max_distance) of T5's encoder and decoder (T5, T5 v1.1, Flan-T5, mT5).
+ENCODER = (True, 32, 128)
+DECODER = (False, 32, 128)
+#: Configurations on which the witness compares with exact arithmetic.
+T5_WITNESS_CONFIGS = (ENCODER, DECODER, (True, 64, 256), (False, 16, 64), (False, 128, 512))
+
+
+def half_of(bidirectional, buckets):
+    """T5's n: the buckets of one side (half of them when bidirectional)."""
+    return buckets // 2 if bidirectional else buckets
+
+
+def buckets_of(offsets, config):
+    """``t5_bucket`` of ``offsets`` with ``config = (bidirectional, num_buckets, max_distance)``."""
+    bidirectional, buckets, distance = config
+    return encodings.t5_bucket(offsets, bidirectional=bidirectional, num_buckets=buckets, max_distance=distance)
+
+
+def exact_buckets(offsets, config):
+    """T5's buckets in exact arithmetic (40-digit logarithms), one logarithm per distance."""
+    bidirectional, buckets, max_distance = config
+    n = half_of(bidirectional, buckets)
+    exact = n // 2
+    per_distance = list(range(exact))  # distance -> bucket within its side
+    denominator = mpmath.log(mpmath.mpf(max_distance) / exact)
+    for distance in range(exact, max_distance + 1):
+        value = mpmath.log(mpmath.mpf(distance) / exact) / denominator * (n - exact)
+        nearest = mpmath.nint(value)
+        # an exact boundary (distance / exact a rational power of max_distance / exact) is that integer
+        whole = int(nearest) if abs(value - nearest) < mpmath.mpf(10) ** -30 else int(mpmath.floor(value))
+        per_distance.append(min(exact + whole, n - 1))
+    distance = np.abs(offsets) if bidirectional else np.maximum(-offsets, 0)
+    side = np.asarray(per_distance)[np.minimum(distance, max_distance)]  # monotone, clamped: n - 1 beyond
+    return side + (n * (offsets > 0) if bidirectional else 0)
+
+
+@witness("t5-buckets")
+def t5_buckets() -> float:
+    """The number of offsets |r| <= 2 max_distance whose t5_bucket differs from :func:`exact_buckets`."""
+    mismatches = 0
+    with mp_context():
+        for config in T5_WITNESS_CONFIGS:
+            offsets = np.arange(-2 * config[2], 2 * config[2] + 1)
+            got = buckets_of(offsets, config)
+            exact = exact_buckets(offsets, config)
+            mismatches += int(np.count_nonzero(got != exact))
+    return float(mismatches)
+
+
+# --------------------------------------------------------------------------
+# Transformer-XL
+#: Shifts the witness moves every query and key by (up to 2**40: the distance is computed in int64).
+XL_SHIFTS = (0, 1, 977, 10**6, 2**40)
+
+
+def _mp(array) -> list:
+    """The rows of a float64 array (a vector is one row) as exact mpmath numbers."""
+    return [[mpmath.mpf(float(x)) for x in row] for row in np.atleast_2d(array)]
+
+
+def _dot(one, other):
+    """The dot product of two float64 vectors, 40 digits (every product and the sum exact to 40 digits)."""
+    return mpmath.fsum(x * y for x, y in zip(_mp(one)[0], _mp(other)[0], strict=True))
+
+
+def _xl_exact_scores(queries, keys, u, v, w_r, query_positions, key_positions, base):
+    """Transformer-XL's score, 40 digits, from (a) + (c) + (q_i + v).W_R R_{i-j} with R in its layout."""
+    dim_r = w_r.shape[1]
+    freqs = [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * p) / dim_r) for p in range(dim_r // 2)]
+    q, k, w = _mp(queries), _mp(keys), _mp(w_r)
+    u_, v_ = _mp(u)[0], _mp(v)[0]
+    dim = len(u_)
+    scores = []
+    for qi, i in zip(q, query_positions, strict=True):
+        weights = [mpmath.fsum((qi[a] + v_[a]) * w[a][m] for a in range(dim)) for m in range(dim_r)]
+        row = []
+        for kj, j in zip(k, key_positions, strict=True):
+            angles = [(int(i) - int(j)) * f for f in freqs]
+            relative = [mpmath.sin(t) for t in angles] + [mpmath.cos(t) for t in angles]
+            row.append(
+                mpmath.fsum(qi[a] * kj[a] + u_[a] * kj[a] for a in range(dim))
+                + mpmath.fsum(c * r for c, r in zip(weights, relative, strict=True))
+            )
+        scores.append(row)
+    return scores
+
+
+@witness("transformer-xl-relative")
+def transformer_xl_relative() -> float:
+    """transformer_xl_scores with every position shifted against the 40-digit unshifted scores."""
+    rng = seeded("transformer-xl-relative")
+    nrng = np.random.default_rng(rng.randrange(2**32))
+    errors = []
+    with mp_context():
+        for dim, dim_r, base in ((4, 6, 10000.0), (3, 4, 500.0)):
+            queries, keys = nrng.normal(size=(2, 4, dim))
+            u, v = nrng.normal(size=(2, dim))
+            w_r = nrng.normal(size=(dim, dim_r))
+            rows = np.array(sorted(rng.sample(range(60), 4)))
+            cols = np.array(sorted(rng.sample(range(60), 4)))
+            exact = _xl_exact_scores(queries, keys, u, v, w_r, rows, cols, base)
+            scale = 1 + max(abs(value) for row in exact for value in row)
+            for shift in XL_SHIFTS:
+                got = encodings.transformer_xl_scores(
+                    queries, keys, u, v, w_r, query_positions=rows + shift, key_positions=cols + shift, base=base
+                )
+                errors += [(mpmath.mpf(float(got[a, b])) - exact[a][b]) / scale for a in range(4) for b in range(4)]
+    return largest_error(errors)
+
+
+# --------------------------------------------------------------------------
+# DeBERTa
+#: (n_positions, k) on which the witness compares deberta_relative_index with the paper's cases.
+DEBERTA_INDEX_SIZES = ((1, 1), (2, 1), (7, 1), (9, 2), (12, 5), (24, 4), (30, 16))
+#: Rows prepended to the sequence: every position moves by s.
+DEBERTA_SHIFTS = (0, 1, 5, 37)
+
+
+def clipped_index(i: int, j: int, k: int) -> int:
+    """DeBERTa's delta(i, j) for integers: i - j + k clipped to 0 .. 2k - 1 (the paper's three cases).
+
+    Examples
+    --------
+    >>> [clipped_index(i, 0, 2) for i in range(-3, 4)]
+    [0, 0, 1, 2, 3, 3, 3]
+    """
+    if i - j <= -k:
+        return 0
+    if i - j >= k:
+        return 2 * k - 1
+    return i - j + k
+
+
+@witness("deberta-relative")
+def deberta_relative() -> float:
+    """deberta_relative_index against the paper's cases (mismatches), and deberta_scores of shifted rows."""
+    rng = seeded("deberta-relative")
+    nrng = np.random.default_rng(rng.randrange(2**32))
+    mismatches = 0
+    for n, k in DEBERTA_INDEX_SIZES:
+        got = encodings.deberta_relative_index(n, k)
+        expected = np.array([[clipped_index(i, j, k) for j in range(n)] for i in range(n)])
+        mismatches += int(np.count_nonzero(got != expected))
+    errors = [mismatches]
+    with mp_context():
+        for n, dim, k in ((6, 4, 2), (5, 3, 3)):
+            qc, kc = nrng.normal(size=(2, n, dim))
+            qr, kr = nrng.normal(size=(2, 2 * k, dim))
+            norm = mpmath.sqrt(3 * dim)
+            exact = [
+                [
+                    (
+                        _dot(qc[i], kc[j])
+                        + _dot(qc[i], kr[clipped_index(i, j, k)])
+                        + _dot(kc[j], qr[clipped_index(j, i, k)])
+                    )
+                    / norm
+                    for j in range(n)
+                ]
+                for i in range(n)
+            ]
+            scale = 1 + max(abs(value) for row in exact for value in row)
+            for shift in DEBERTA_SHIFTS:
+                # the same tokens after `shift` other ones: every position moves by shift
+                before = nrng.normal(size=(4, shift, dim))
+                got = encodings.deberta_scores(np.vstack([before[0], qc]), np.vstack([before[1], kc]), qr, kr)[
+                    shift:, shift:
+                ]
+                errors += [(mpmath.mpf(float(got[i, j])) - exact[i][j]) / scale for i in range(n) for j in range(n)]
+    return largest_error(errors)

@@ -1,0 +1,100 @@
+"""posenc_math.witnesses: the theorems' numeric witnesses, computed without SymPy."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from posenc_math import cli, theorems, witnesses
+from posenc_math.theorems import get, verify, verify_theorem
+from posenc_math.witnesses import context_extension, relative
+
+
+def test_every_theorem_uses_its_registered_witness():
+    witnesses.compute(["shift-orthogonal"])  # loads every witness module
+    assert set(witnesses.WITNESSES) == set(theorems.ids())
+    for theorem_id in theorems.ids():
+        assert get(theorem_id).witness.compute is witnesses.WITNESSES[theorem_id], theorem_id
+
+
+def test_witnesses_run_without_sympy():
+    """The point of the package: a process can compute every witness while another imports SymPy."""
+    code = (
+        "import sys; from posenc_math import witnesses; values = witnesses.compute(); "
+        "print(len(values), 'sympy' in sys.modules)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == [str(len(theorems.ids())), "False"]
+
+
+def test_a_failing_witness_is_reported_not_raised(monkeypatch):
+    def broken():
+        raise ArithmeticError("no such number")
+
+    monkeypatch.setitem(witnesses.WITNESSES, "shift-orthogonal", broken)
+    values = witnesses.compute(["shift-orthogonal", "angle-addition"])
+    assert values["shift-orthogonal"] == "ArithmeticError: no such number"
+    assert values["angle-addition"] < 1e-12
+    with pytest.raises(KeyError, match="no witness for 'no-such-theorem'"):
+        witnesses.compute(["no-such-theorem"])
+
+
+def test_the_background_process_gives_what_compute_gives():
+    """Run in a fresh process, as the command line does (start() forks only when no other thread runs)."""
+    code = (
+        "import json; from posenc_math import witnesses; background = witnesses.start(); "
+        "print(json.dumps(background.values()))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(run.stdout) == witnesses.compute()
+
+
+def test_precomputed_values_are_used_and_judged():
+    theorem = get("shift-orthogonal")
+    assert verify_theorem(theorem, witness_values={"shift-orthogonal": 0.5}).witness == "failed"
+    failed = verify_theorem(theorem, witness_values={"shift-orthogonal": "ValueError: gone"})
+    assert failed.status == "failed" and "witness: ValueError: gone" in failed.failures
+    assert verify(["shift-orthogonal"], witness_values={"shift-orthogonal": 0.0})[0].witness_error == 0.0
+
+
+def test_a_value_for_another_function_is_not_taken(monkeypatch):
+    """A value stands in only for the function registered under the theorem's id."""
+    monkeypatch.setitem(witnesses.WITNESSES, "shift-orthogonal", lambda: 0.0)
+    result = verify_theorem(get("shift-orthogonal"), witness_values={"shift-orthogonal": 0.5})
+    assert result.witness == "passed" and result.witness_error < 1e-13
+
+
+def test_the_command_line_uses_the_background_values(monkeypatch, capsys):
+    class Stub:
+        def values(self):
+            return {"shift-orthogonal": 1.0}
+
+    monkeypatch.setattr(witnesses, "start", Stub)
+    assert cli.main(["verify", "--json", "--processes", "2"]) == 1
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)}
+    assert rows["shift-orthogonal"]["witness"] == "failed" and rows["shift-orthogonal"]["witness_error"] == 1.0
+    assert rows["angle-addition"]["witness"] == "passed"
+
+
+def test_t5_exact_arithmetic_agrees_with_float32():
+    # the witness's claim, on one more configuration
+    config = (True, 16, 64)
+    offsets = np.arange(-200, 201)
+    assert np.array_equal(relative.exact_buckets(offsets, config), relative.buckets_of(offsets, config))
+
+
+def test_exact_ramp_matches_the_float_formula():
+    """The page's example (d = 128, b = 500000, s = 8, L = 8192): the ramp runs from pair 18 to pair 35."""
+
+    def end(beta):  # j(beta) = d ln(L / (2 pi beta)) / (2 ln b), in float64
+        return 128 * math.log(8192 / (2 * math.pi * beta)) / (2 * math.log(500000.0))
+
+    low, high, ramp, _ = context_extension.yarn_ramp_exact(128, 500000.0, 8.0, 8192)
+    assert (int(low), int(high)) == (math.floor(end(32)), math.ceil(end(1))) == (18, 35)
+    assert ramp[0] == 0 and ramp[-1] == 1
+    assert np.all(np.diff(np.array([float(r) for r in ramp])) >= 0)
