@@ -240,14 +240,7 @@ def yarn_ramp() -> Theorem:
     def classes_match() -> bool:
         """rope_frequencies keeps exactly the pairs with ramp 0 and divides exactly those with ramp 1."""
         for dim, base, factor, original, fast, slow, truncate in numeric.YARN_CONFIGS:
-            scaling = {
-                "rope_type": "yarn",
-                "factor": factor,
-                "original_max_position_embeddings": original,
-                "beta_fast": fast,
-                "beta_slow": slow,
-                "truncate": truncate,
-            }
+            scaling = numeric.yarn_scaling(factor, original, fast, slow, truncate)
             computed, _ = encodings.rope_frequencies(dim, base=base, scaling=scaling)
             default, _ = encodings.rope_frequencies(dim, base=base)
             _, _, ramp, _ = numeric.yarn_ramp_exact(dim, base, factor, original, fast, slow, truncate)

@@ -11,6 +11,7 @@ import contextlib
 import functools
 from collections.abc import Callable, Iterable, Mapping
 
+from ..witnesses import MODULES as WITNESS_MODULES
 from .core import Result, Theorem, verify_theorem
 
 __all__ = ["all_theorems", "dependencies", "get", "ids", "page_of", "register", "verify", "verify_one"]
@@ -37,19 +38,9 @@ def register(theorem_id: str, *, page: str):
 
 
 #: The modules that register theorems, one per docs page of the same name,
-#: in the order the index lists them.
-MODULES = (
-    "why_positions",
-    "binary",
-    "sinusoidal",
-    "translation",
-    "properties",
-    "layouts",
-    "rope",
-    "alibi",
-    "relative",
-    "context_extension",
-)
+#: in the order the index lists them: each has a namesake in
+#: :mod:`posenc_math.witnesses` with its theorems' witnesses.
+MODULES = WITNESS_MODULES
 
 
 def _load() -> None:

@@ -35,7 +35,8 @@ __all__ = ["MODULES", "WITNESSES", "Background", "compute", "start", "witness"]
 #: Theorem id -> its witness (filled as the modules of :data:`MODULES` are imported).
 WITNESSES: dict[str, Callable[[], float]] = {}
 
-#: The modules that define witnesses, one per page with theorems.
+#: The modules that define witnesses, one per page with theorems, in the
+#: order of the theorem index; :mod:`posenc_math.theorems` has a module of each name.
 MODULES = (
     "why_positions",
     "binary",

@@ -19,6 +19,18 @@ YARN_CONFIGS = (
 )
 
 
+def yarn_scaling(factor: float, original: int, beta_fast: float, beta_slow: float, truncate: bool) -> dict:
+    """The ``scaling`` dict (``rope_scaling`` of a model config) of YaRN with these parameters."""
+    return {
+        "rope_type": "yarn",
+        "factor": factor,
+        "original_max_position_embeddings": original,
+        "beta_fast": beta_fast,
+        "beta_slow": beta_slow,
+        "truncate": truncate,
+    }
+
+
 def yarn_ramp_exact(
     dim: int,
     base: float,
@@ -74,14 +86,7 @@ def yarn_ramp() -> float:
     errors = []
     with mp_context():
         for dim, base, factor, original, fast, slow, truncate in YARN_CONFIGS:
-            scaling = {
-                "rope_type": "yarn",
-                "factor": factor,
-                "original_max_position_embeddings": original,
-                "beta_fast": fast,
-                "beta_slow": slow,
-                "truncate": truncate,
-            }
+            scaling = yarn_scaling(factor, original, fast, slow, truncate)
             computed, _ = encodings.rope_frequencies(dim, base=base, scaling=scaling)
             _, _, _, exact = yarn_ramp_exact(dim, base, factor, original, fast, slow, truncate)
             errors += [(mpmath.mpf(float(c)) - e) / e for c, e in zip(computed, exact, strict=True)]
