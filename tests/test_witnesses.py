@@ -54,6 +54,18 @@ def test_the_background_process_gives_what_compute_gives():
     assert json.loads(run.stdout) == witnesses.compute()
 
 
+def test_a_background_process_that_fails_gives_no_values():
+    """Then every theorem's check computes its witness itself (verify_theorem without values)."""
+    code = (
+        "import json; from posenc_math import witnesses\n"
+        "def broken(theorem_ids=None):\n    raise MemoryError('out of memory')\n"
+        "witnesses.compute = broken\n"
+        "print(json.dumps(witnesses.start().values()))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(run.stdout) == {} and run.stderr == ""
+
+
 def test_precomputed_values_are_used_and_judged():
     theorem = get("shift-orthogonal")
     assert verify_theorem(theorem, witness_values={"shift-orthogonal": 0.5}).witness == "failed"
