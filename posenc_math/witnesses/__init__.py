@@ -26,7 +26,6 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import sys
 import threading
 from collections.abc import Callable, Iterable
 
@@ -93,7 +92,7 @@ class Background:
     """Every witness, computed in a forked process; :meth:`values` collects them.
 
     Made by :func:`start`.  When the process cannot give its values (it
-    died, or printed something that is not its answer), :meth:`values`
+    died, or wrote something that is not its answer), :meth:`values`
     returns ``{}``, and each theorem's check computes its witness itself.
     """
 
@@ -104,12 +103,11 @@ class Background:
     def values(self) -> dict[str, float | str]:
         """Wait for the process and return its values (``{}`` when it failed)."""
         if self._values is None:
-            chunks = []
             with os.fdopen(self._read_fd, "rb") as answer:
-                chunks.append(answer.read())
+                data = answer.read()
             _, status = os.waitpid(self._pid, 0)
             try:
-                values = json.loads(b"".join(chunks)) if status == 0 else {}
+                values = json.loads(data) if status == 0 else {}
             except ValueError:
                 values = {}
             self._values = values if isinstance(values, dict) else {}
@@ -124,11 +122,9 @@ def start() -> Background | None:
     """
     if not hasattr(os, "fork") or threading.active_count() > 1:
         return None  # a fork of a process with other threads may inherit a lock one of them holds
-    for stream in (sys.stdout, sys.stderr):
-        stream.flush()  # or the child's exit could write the parent's buffered text twice
     read_fd, write_fd = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child: compute, answer, and leave without running the parent's exit handlers
+    if pid == 0:  # the child: compute, answer, and leave by os._exit (no exit handlers, no buffered output)
         status = 1
         try:
             os.close(read_fd)
