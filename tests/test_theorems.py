@@ -208,7 +208,7 @@ def test_a_failing_witness_fails():
 
 
 def test_a_witness_that_compares_nothing_fails():
-    from posenc_math.theorems._common import largest_error
+    from posenc_math.witnesses._common import largest_error
 
     result = verify_theorem(demo(witness=Witness("empty", lambda: largest_error([]), 1e-12)))
     assert result.status == "failed" and any("empty" in failure for failure in result.failures)

@@ -4,11 +4,6 @@ from __future__ import annotations
 
 import sympy
 
-# shared with the witnesses, which must not import SymPy
-from ..witnesses._common import largest_error as largest_error
-from ..witnesses._common import mp_context as mp_context
-from ..witnesses._common import seeded as seeded
-
 #: Positions, offsets and a generic angular frequency: real; w > 0.
 t, k, s = sympy.symbols("t k s", real=True)
 w = sympy.Symbol("omega", positive=True)
