@@ -54,6 +54,20 @@ def test_the_background_process_gives_what_compute_gives():
     assert json.loads(run.stdout) == witnesses.compute()
 
 
+def test_no_background_process_while_another_thread_runs():
+    """A fork would copy only this thread, and a lock the other one held would stay held."""
+    import threading
+
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert witnesses.start() is None
+    finally:
+        release.set()
+        other.join()
+
+
 def test_a_background_process_that_fails_gives_no_values():
     """Then every theorem's check computes its witness itself (verify_theorem without values)."""
     code = (
