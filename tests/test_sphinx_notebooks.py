@@ -72,6 +72,42 @@ def test_run_notebooks_reports_each_and_stores_only_those_that_ran(tmp_path):
     assert reports == [f"cached\t{good}"]  # found in the cache: not run again
 
 
+FIGURE = """import io
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+
+def new_figure(figure):
+    draws = []
+    axes = figure.subplots()
+    axes.plot([0, 1])
+    axes.set_title("a title")
+    figure.canvas.mpl_connect("draw_event", lambda event: draws.append(event))
+    return draws
+
+saved = Figure(layout="constrained")
+saved_draws = new_figure(saved)
+saved.savefig(io.BytesIO(), format="png", bbox_inches="tight")
+shown_draws = new_figure(plt.figure(layout="constrained"))"""
+
+
+def test_a_figure_is_drawn_as_often_as_savefig_draws_it_and_the_namespace_stays_clean(tmp_path):
+    # The inline backend draws a cell's figure into its PNG; pyplot's own
+    # redraw after the cell (thrown away) is what KERNEL_SETUP takes out.
+    cells = [FIGURE, "print(len(saved_draws), len(shown_draws), sorted(n for n in dir() if n.startswith('_m')))"]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code) for code in cells])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = str(tmp_path / "figure.ipynb")
+    _, notebook, _, error = sphinx_notebooks.execute(path, notebook, 60, None)
+    assert error is None
+    figure_outputs, printed = (cell.outputs for cell in notebook.cells)
+    assert [output["output_type"] for output in figure_outputs] == ["display_data"]
+    assert "image/png" in figure_outputs[0]["data"]
+    saved, shown, leftovers = printed[0]["text"].split(" ", 2)
+    assert int(saved) >= 1
+    assert shown == saved  # three without KERNEL_SETUP
+    assert leftovers.strip() == "[]"  # neither _mpl nor _plt stays behind
+
+
 CONF = """
 extensions = ["myst_nb", "posenc_math.sphinx_notebooks"]
 nb_execution_mode = "cache"
