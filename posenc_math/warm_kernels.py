@@ -31,6 +31,7 @@ a notebook's outputs are the same from a warm kernel as from a new one.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import signal
@@ -50,7 +51,12 @@ PRELOAD = (
     "PIL.Image",
     "IPython.display",
     "ipykernel.kernelapp",
-    "ipykernel.ipkernel",  # with ipykernel's debugger, which imports debugpy
+    "ipykernel.ipkernel",
+    # The kernel imports its debugger (debugpy and its pydevd, about 150
+    # modules) while it starts: a third of a warm kernel's start.
+    "ipykernel.debugger",
+    "sqlite3",  # IPython's history
+    "pdb",
     "myst_nb",
     "sympy",
     "posenc_math",
@@ -85,8 +91,6 @@ def serve(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
     The socket listens before the imports start, so launchers that connect
     meanwhile wait in its queue.
     """
-    import importlib
-
     warmed = {"cwd": os.getcwd(), "env": dict(os.environ)}  # what the imports below may read
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # no zombies: the kernels are nobody's to wait for
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -94,10 +98,7 @@ def serve(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
     listener.listen(64)
     print("listening", flush=True)
     os.dup2(2, 1)  # nobody reads the pipe after this line: anything else goes to stderr
-    os.environ.setdefault("MPLBACKEND", INLINE_BACKEND)
-    for name in preload:
-        importlib.import_module(name)
-    _draw_a_figure()
+    warm_up(preload)
     if "matplotlib_inline.backend_inline" in sys.modules or "matplotlib.pyplot" in sys.modules:
         # Imported without a shell, the inline backend would never hook
         # itself into the kernel's shell (figures would not be shown).
@@ -157,10 +158,24 @@ def _refusal(request: dict, warmed: dict) -> str | None:
     return None
 
 
+def warm_up(preload: tuple[str, ...] = PRELOAD) -> None:
+    """What the server does before its first fork: import ``preload``, draw a figure.
+
+    The inline backend stays the default (``MPLBACKEND``), as ipykernel sets it.
+    """
+    import importlib
+
+    os.environ.setdefault("MPLBACKEND", INLINE_BACKEND)
+    for name in preload:
+        # pydevd warns on stderr that frozen modules may hide breakpoints; in
+        # a kernel, that line reaches no notebook and no log either.
+        with contextlib.redirect_stderr(io.StringIO()):
+            importlib.import_module(name)
+    _draw_a_figure()
+
+
 def _draw_a_figure() -> None:
     """Load the fonts and build the mathtext parser, as a notebook's first figure would."""
-    import io
-
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

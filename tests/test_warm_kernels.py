@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
 import signal
+import subprocess
+import sys
 import time
 
 import nbformat
@@ -163,3 +166,33 @@ def test_only_this_interpreters_ipykernel_is_replaced(server):
     assert command[1:5] == ["-I", "-S", command[3], "launch"] and command[3].endswith("warm_kernels.py")
     manager.kernel_spec.argv = ["other-python", "-m", "ipykernel_launcher", "-f", "{connection_file}"]
     assert manager.format_kernel_cmd()[:3] == ["other-python", "-m", "ipykernel_launcher"]
+
+
+def test_a_kernel_imports_little_that_the_server_has_not(directory, server):
+    # What a kernel imports while it starts (ipykernel's debugger: debugpy
+    # and pydevd, IPython's history: sqlite3) the server has imported before
+    # forking it; pyplot is left to the kernel (it hooks into the shell).
+    (kernel_outputs,) = run(
+        directory,
+        kernel_manager_class(server.socket_path),
+        ["import sys\nimport matplotlib.pyplot\nprint(sorted(sys.modules))"],
+        env=server.env,
+    )
+    in_kernel = set(ast.literal_eval(kernel_outputs[0]["text"]))
+    warmed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from posenc_math.warm_kernels import warm_up; warm_up(); print(sorted(sys.modules))",
+        ],
+        cwd=directory,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=server.env,
+    )
+    in_server = set(ast.literal_eval(warmed.stdout))
+    imported_by_the_kernel = in_kernel - in_server
+    assert "matplotlib.pyplot" in imported_by_the_kernel
+    assert not {name for name in imported_by_the_kernel if re.match(r"_?(debugpy|pydev|sqlite3|pdb)", name)}
+    assert len(imported_by_the_kernel) < 40, sorted(imported_by_the_kernel)
