@@ -1,0 +1,85 @@
+"""posenc_math.sphinx_pybtex: pybtex looks the citation plugins up once per build, and the pages do not change."""
+
+from __future__ import annotations
+
+import collections
+
+import pybtex.plugin
+import pytest
+from sphinx.application import Sphinx
+
+from posenc_math import sphinx_pybtex
+
+BIB = """@article{vaswani2017,
+  author = {Vaswani, Ashish and Shazeer, Noam},
+  title = {Attention Is All You Need},
+  journal = {NeurIPS},
+  year = {2017},
+}
+"""
+
+INDEX = """Citations
+=========
+
+First {cite:p}`vaswani2017`, again {cite:t}`vaswani2017`, and once more {cite:p}`vaswani2017`.
+
+```{bibliography}
+```
+"""
+
+
+@pytest.fixture
+def lookups(monkeypatch):
+    """(group, name) -> how often pybtex searched the entry points for it; a clean registry meanwhile."""
+    counts: collections.Counter = collections.Counter()
+    search = pybtex.plugin.entry_points
+
+    def counting(**query):
+        counts[query.get("group"), query.get("name")] += 1
+        return search(**query)
+
+    monkeypatch.setattr(pybtex.plugin, "entry_points", counting)
+    monkeypatch.setattr(pybtex.plugin, "_RUNTIME_PLUGINS", {})
+    return counts
+
+
+def build(tmp_path, extensions) -> str:
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "conf.py").write_text(
+        f"extensions = {['myst_parser', 'sphinxcontrib.bibtex', *extensions]!r}\nbibtex_bibfiles = ['refs.bib']\n"
+    )
+    (source / "refs.bib").write_text(BIB)
+    (source / "index.md").write_text(INDEX)
+    out = tmp_path / "html"
+    app = Sphinx(str(source), str(source), str(out), str(tmp_path / "doctrees"), "html", status=None, warning=None)
+    app.build()
+    return (out / "index.html").read_text()
+
+
+def test_the_citations_search_for_no_plugin_after_the_registration(tmp_path, lookups, monkeypatch):
+    sphinx_pybtex.register_found_plugins()
+    registering = collections.Counter(lookups)
+    assert set(sphinx_pybtex.PER_CITATION) <= set(registering)
+    lookups.clear()
+    monkeypatch.setattr(pybtex.plugin, "_RUNTIME_PLUGINS", {})
+    build(tmp_path, ["posenc_math.sphinx_pybtex"])
+    for plugin in sphinx_pybtex.PER_CITATION:
+        assert lookups[plugin] == registering[plugin], plugin
+
+
+def test_without_it_pybtex_searches_for_every_citation(tmp_path, lookups):
+    # What the extension is for: without it the plain-text backend is looked
+    # up once per citation (three here), each time through every package's metadata.
+    build(tmp_path, [])
+    assert lookups["pybtex.backends", "plaintext"] == 3
+
+
+def test_the_page_is_the_same_with_and_without_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(pybtex.plugin, "_RUNTIME_PLUGINS", {})
+    (tmp_path / "without").mkdir()
+    (tmp_path / "with").mkdir()
+    without = build(tmp_path / "without", [])
+    with_it = build(tmp_path / "with", ["posenc_math.sphinx_pybtex"])
+    assert with_it.count('title="Ashish Vaswani and Noam Shazeer. Attention is all you need.') == 3
+    assert with_it == without
