@@ -294,6 +294,80 @@ def _codeautolink_pages_with_links(app, exception) -> None:
     }
 
 
+#: The forked half of sphinx-codeautolink's linking, joined after codeautolink did its own half.
+_LINKING: list = []
+
+
+def _codeautolink_half_in_a_fork(app, exception) -> None:
+    """sphinx-codeautolink (0.19) links the pages one after the other, on one
+    core, at the very end of the build (about 4 s of a clean build here),
+    while the machine's other cores have nothing left to do.  Give about half
+    of the pages (by size) to a forked process, through Sphinx's own
+    ``ParallelTasks`` (which hands the process's warnings back to the build),
+    and take them off codeautolink's list: it links the other half meanwhile.
+    The forked process calls codeautolink's own ``link_html`` with the
+    arguments its ``apply_links`` gives, so every page gets the same links."""
+    from sphinx.util.parallel import ParallelTasks, parallel_available
+
+    if exception is not None or not parallel_available or (os.cpu_count() or 1) < 2:
+        return
+    state = _codeautolink_state(app, "build-finished")
+    outdated = getattr(state, "outdated_docs", None)
+    transforms = getattr(getattr(state, "cache", None), "transforms", None)
+    if getattr(state, "do_nothing", True) or not isinstance(outdated, set) or not isinstance(transforms, dict):
+        return
+    pages = [docname for docname, found in transforms.items() if found and str(Path(docname)) in outdated]
+    sizes = {docname: _html_size(app, docname) for docname in pages}
+    forked: list[str] = []
+    kept = 0
+    for docname in sorted(pages, key=lambda name: -sizes[name]):
+        if sum(sizes[name] for name in forked) <= kept:
+            forked.append(docname)
+        else:
+            kept += sizes[docname]
+    if not forked or not kept:
+        return
+    tasks = ParallelTasks(1)
+    tasks.add_task(_link_pages, (app, state, forked))
+    outdated -= {str(Path(docname)) for docname in forked}
+    _LINKING.append(tasks)
+
+
+def _html_size(app, docname: str) -> int:
+    try:
+        return Path(app.builder.get_outfilename(docname)).stat().st_size
+    except OSError:
+        return 0
+
+
+def _link_pages(arguments) -> None:
+    """In the forked process: what codeautolink's ``apply_links`` does for ``pages``."""
+    from sphinx_codeautolink.extension.block import link_html
+
+    app, state, pages = arguments
+    for docname in pages:
+        link_html(
+            docname,
+            app.outdir,
+            state.cache.transforms[docname],
+            state.inventory,
+            state.custom_blocks,
+            state.search_css_classes,
+            builder_name=app.builder.name,
+            disable_link_titles=state.disable_link_titles,
+        )
+
+
+def _codeautolink_join_the_fork(app, exception) -> None:
+    """After codeautolink's own ``build-finished`` handler: wait for the forked half."""
+    while _LINKING:
+        tasks = _LINKING.pop()
+        if exception is None:
+            tasks.join()
+        else:
+            tasks.terminate()
+
+
 def _codeautolink_state(app, event: str):
     """sphinx-codeautolink's state object, found through its event handlers."""
     for listener in app.events.listeners.get(event, []):
@@ -379,6 +453,8 @@ def setup(app) -> dict:
     app.connect("build-finished", _copy_pdf)
     app.connect("build-finished", _codeautolink_every_written_page, priority=100)
     app.connect("build-finished", _codeautolink_pages_with_links, priority=150)
+    app.connect("build-finished", _codeautolink_half_in_a_fork, priority=200)
+    app.connect("build-finished", _codeautolink_join_the_fork, priority=800)
     app.connect("builder-inited", _codeautolink_cache_of_myst_pages, priority=900)
     app.connect("builder-inited", _codeautolink_untitled_sections)
     app.add_css_file("posenc-reader.css")

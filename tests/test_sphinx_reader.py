@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -214,3 +215,39 @@ def test_codeautolink_leaves_pages_without_links_as_sphinx_wrote_them(make_app, 
     # BeautifulSoup writes <meta charset="utf-8"/>; Sphinx writes <meta charset="utf-8" />
     assert '<meta charset="utf-8"/>' in linked, "codeautolink no longer rewrites pages: this test needs a new sign"
     assert '<meta charset="utf-8" />' in skipped_html and "sphinx-codeautolink-a" not in skipped_html
+
+
+def test_codeautolink_links_about_half_the_pages_in_a_forked_process(make_app, project, monkeypatch, tmp_path):
+    """The pages with links are split between codeautolink itself and a
+    forked process; every page gets its links, and what the forked process
+    warns reaches the build."""
+    from sphinx.util import logging
+    from sphinx_codeautolink import extension
+    from sphinx_codeautolink.extension import block
+
+    with_codeautolink(project)
+    (project / "nb2.md").write_text((project / "nb.md").read_text(encoding="utf-8").replace("# A notebook", "# Two"))
+    (project / "index.md").write_text(INDEX.replace("nb\n", "nb\nnb2\napi\n"), encoding="utf-8")
+    record = tmp_path / "linked.txt"
+    link_html = block.link_html
+
+    def recording(document, *args, **kwargs):
+        link_html(document, *args, **kwargs)
+        with record.open("a", encoding="utf-8") as lines:
+            lines.write(f"{document} {os.getpid()}\n")
+        logging.getLogger(__name__).warning("linked %s", document)
+
+    monkeypatch.setattr(block, "link_html", recording)
+    monkeypatch.setattr(extension, "link_html", recording)
+    app = make_app("html", srcdir=project, freshenv=False)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    linked_in = dict(line.split() for line in record.read_text(encoding="utf-8").splitlines())
+    assert set(linked_in) == {"nb", "nb2"}
+    assert sorted(int(pid) == os.getpid() for pid in linked_in.values()) == [False, True]
+    warnings = app.warning.getvalue()
+    assert re.search(r"linked nb\b", warnings) and re.search(r"linked nb2\b", warnings), warnings
+    for page in ("nb.html", "nb2.html"):
+        assert INSTALL_HINT_LINK in (app.outdir / page).read_text(encoding="utf-8"), page
