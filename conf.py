@@ -30,7 +30,7 @@ extensions = [
     # folds the solutions (sphinx-exercise's ":class: dropdown")
     "sphinx_togglebutton",
     "sphinxcontrib.bibtex",
-    "posenc_math.sphinx_pybtex",  # pybtex finds the plugin a citation needs once, not per citation
+    "posenc_math.sphinx_speed",  # a shorter single-core end of the build, the same pages
     "posenc_math.sphinxext",  # theorems checked while the pages are built
     "posenc_math.sphinx_site",  # accessible HTML, the same bytes from every build
     "posenc_math.sphinx_figures",  # every figure opens full size on a tap

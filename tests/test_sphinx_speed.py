@@ -1,14 +1,17 @@
-"""posenc_math.sphinx_pybtex: pybtex looks the citation plugins up once per build, and the pages do not change."""
+"""posenc_math.sphinx_speed: pybtex looks the citation plugins up once per build, the pages do not change,
+and the process exits without collecting the build's objects."""
 
 from __future__ import annotations
 
 import collections
+import subprocess
+import sys
 
 import pybtex.plugin
 import pytest
 from sphinx.application import Sphinx
 
-from posenc_math import sphinx_pybtex
+from posenc_math import sphinx_speed
 
 BIB = """@article{vaswani2017,
   author = {Vaswani, Ashish and Shazeer, Noam},
@@ -58,13 +61,13 @@ def build(tmp_path, extensions) -> str:
 
 
 def test_the_citations_search_for_no_plugin_after_the_registration(tmp_path, lookups, monkeypatch):
-    sphinx_pybtex.register_found_plugins()
+    sphinx_speed.register_found_plugins()
     registering = collections.Counter(lookups)
-    assert set(sphinx_pybtex.PER_CITATION) <= set(registering)
+    assert set(sphinx_speed.PER_CITATION) <= set(registering)
     lookups.clear()
     monkeypatch.setattr(pybtex.plugin, "_RUNTIME_PLUGINS", {})
-    build(tmp_path, ["posenc_math.sphinx_pybtex"])
-    for plugin in sphinx_pybtex.PER_CITATION:
+    build(tmp_path, ["posenc_math.sphinx_speed"])
+    for plugin in sphinx_speed.PER_CITATION:
         assert lookups[plugin] == registering[plugin], plugin
 
 
@@ -80,6 +83,36 @@ def test_the_page_is_the_same_with_and_without_it(tmp_path, monkeypatch):
     (tmp_path / "without").mkdir()
     (tmp_path / "with").mkdir()
     without = build(tmp_path / "without", [])
-    with_it = build(tmp_path / "with", ["posenc_math.sphinx_pybtex"])
+    with_it = build(tmp_path / "with", ["posenc_math.sphinx_speed"])
     assert with_it.count('title="Ashish Vaswani and Noam Shazeer. Attention is all you need.') == 3
     assert with_it == without
+
+
+EXITING = """
+import atexit, gc, sys
+from sphinx.cmd.build import main
+
+# Registered first, so it runs last of the exit handlers: what the final
+# garbage collection will find frozen.
+atexit.register(lambda: print("frozen at exit:", gc.get_freeze_count()))
+status = main(["-q", "-b", "html", sys.argv[1], sys.argv[2]])
+print("frozen after the build:", gc.get_freeze_count())
+sys.exit(status)
+"""
+
+
+@pytest.mark.parametrize("extensions", [["posenc_math.sphinx_speed"], []])
+def test_sphinx_build_exits_with_the_builds_objects_frozen(tmp_path, extensions):
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "conf.py").write_text(f"extensions = {extensions!r}\n")
+    (source / "index.rst").write_text("Title\n=====\n\nText.\n")
+    run = subprocess.run(
+        [sys.executable, "-c", EXITING, str(source), str(tmp_path / "html")], capture_output=True, text=True, check=True
+    )
+    after_build, at_exit = (int(line.split(":")[1]) for line in run.stdout.splitlines())
+    assert after_build == 0  # nothing is frozen while the process goes on
+    if extensions:
+        assert at_exit > 10_000  # every object alive at exit: the build's, Sphinx's, the modules'
+    else:
+        assert at_exit == 0
