@@ -12,10 +12,12 @@ clean build.  With this extension, at ``env-before-read-docs``:
    while Sphinx loaded the other extensions).  It skips
    those already in the cache and runs the others one per core, longest
    first, in kernels forked from a warm server
-   (:mod:`posenc_math.warm_kernels`), exactly as MyST-NB would run them
+   (:mod:`posenc_math.warm_kernels`), as MyST-NB would run them
    otherwise: the same reader, jupyter-cache's ``single_nb_execution``, the
-   notebook's directory as working directory, errors not allowed.  It
-   stores each in the cache and reports it on a pipe;
+   notebook's directory as working directory, errors not allowed.  The one
+   difference: each kernel first runs :data:`KERNEL_SETUP`, so that it draws
+   each figure once.  It stores each notebook in the cache and reports it
+   on a pipe;
 2. Sphinx reads the other pages meanwhile: the notebooks move to the end
    of its reading order;
 3. before Sphinx reads a notebook (``source-read``), it waits until the
@@ -52,7 +54,9 @@ TIMEOUT = 300
 #: inline one, from ``MPLBACKEND``; pyplot would choose it at the first figure
 #: and install its hook then), and its hook is taken out.  The figure is then
 #: laid out once, as ``Figure.savefig`` in a script would; laid out twice,
-#: constrained layout settles up to a pixel differently.
+#: constrained layout settles up to a pixel differently (as in Jupyter, and
+#: in MyST-NB's own runs: of a notebook the executor could not run, or of
+#: every notebook in the other execution modes).
 KERNEL_SETUP = (
     "import matplotlib as _mpl, matplotlib.pyplot as _plt; "
     "_plt.switch_backend(_mpl.get_backend()); _plt.uninstall_repl_displayhook(); del _mpl, _plt"
@@ -133,7 +137,7 @@ def join_streams(notebook: Any) -> None:
 
 
 def execute(path: str, notebook: Any, timeout: int, socket_path: str | None) -> tuple[str, Any, float, str | None]:
-    """Run ``notebook`` (read from ``path``) as MyST-NB would; return it with its time or its error.
+    """Run ``notebook`` (from ``path``) as MyST-NB would, after :data:`KERNEL_SETUP`; return it, its time, its error.
 
     With ``socket_path``, its kernel is forked by that warm kernel server.
     """
