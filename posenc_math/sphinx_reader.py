@@ -328,7 +328,10 @@ def _codeautolink_half_in_a_fork(app, exception) -> None:
     if not forked or not kept:
         return
     tasks = ParallelTasks(1)
-    tasks.add_task(_link_pages, (app, state, forked))
+    try:
+        tasks.add_task(_link_pages, (app, state, forked))
+    except Exception:  # no process to fork: codeautolink links every page itself
+        return
     outdated -= {str(Path(docname)) for docname in forked}
     _LINKING.append(tasks)
 
@@ -359,7 +362,8 @@ def _link_pages(arguments) -> None:
 
 
 def _codeautolink_join_the_fork(app, exception) -> None:
-    """After codeautolink's own ``build-finished`` handler: wait for the forked half."""
+    """After codeautolink's own ``build-finished`` handler: wait for the forked half
+    (its warnings join the build's; its failure fails the build)."""
     while _LINKING:
         tasks = _LINKING.pop()
         if exception is None:

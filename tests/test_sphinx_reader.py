@@ -217,6 +217,14 @@ def test_codeautolink_leaves_pages_without_links_as_sphinx_wrote_them(make_app, 
     assert '<meta charset="utf-8" />' in skipped_html and "sphinx-codeautolink-a" not in skipped_html
 
 
+def with_two_linked_pages(project: Path) -> None:
+    """:func:`with_codeautolink`, and a second notebook page (``nb2``) with the same linked code."""
+    with_codeautolink(project)
+    text = (project / "nb.md").read_text(encoding="utf-8")
+    (project / "nb2.md").write_text(text.replace("(page-nb)=", "(page-nb2)=").replace("# A notebook", "# Two"))
+    (project / "index.md").write_text(INDEX.replace("nb\n", "nb\nnb2\napi\n"), encoding="utf-8")
+
+
 def test_codeautolink_links_about_half_the_pages_in_a_forked_process(make_app, project, monkeypatch, tmp_path):
     """The pages with links are split between codeautolink itself and a
     forked process; every page gets its links, and what the forked process
@@ -225,9 +233,7 @@ def test_codeautolink_links_about_half_the_pages_in_a_forked_process(make_app, p
     from sphinx_codeautolink import extension
     from sphinx_codeautolink.extension import block
 
-    with_codeautolink(project)
-    (project / "nb2.md").write_text((project / "nb.md").read_text(encoding="utf-8").replace("# A notebook", "# Two"))
-    (project / "index.md").write_text(INDEX.replace("nb\n", "nb\nnb2\napi\n"), encoding="utf-8")
+    with_two_linked_pages(project)
     record = tmp_path / "linked.txt"
     link_html = block.link_html
 
@@ -249,5 +255,18 @@ def test_codeautolink_links_about_half_the_pages_in_a_forked_process(make_app, p
     assert sorted(int(pid) == os.getpid() for pid in linked_in.values()) == [False, True]
     warnings = app.warning.getvalue()
     assert re.search(r"linked nb\b", warnings) and re.search(r"linked nb2\b", warnings), warnings
+    for page in ("nb.html", "nb2.html"):
+        assert INSTALL_HINT_LINK in (app.outdir / page).read_text(encoding="utf-8"), page
+
+
+def test_when_no_process_can_be_forked_codeautolink_links_every_page_itself(make_app, project, monkeypatch):
+    import multiprocessing.context
+
+    def refuse(self):
+        raise OSError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refuse)
+    with_two_linked_pages(project)
+    app = build(make_app, project)
     for page in ("nb.html", "nb2.html"):
         assert INSTALL_HINT_LINK in (app.outdir / page).read_text(encoding="utf-8"), page
