@@ -280,13 +280,10 @@ def _codeautolink_pages_with_links(app, exception) -> None:
     ``autolink-skip`` directive skips) took 2.4 s of a clean build, for no
     change.  Leave out of its list the pages where it found no name to link.
     """
-    if exception is not None:
+    lists = _codeautolink_lists(app)
+    if exception is not None or lists is None:
         return
-    state = _codeautolink_state(app, "build-finished")
-    outdated = getattr(state, "outdated_docs", None)
-    transforms = getattr(getattr(state, "cache", None), "transforms", None)
-    if not isinstance(outdated, set) or not isinstance(transforms, dict):
-        return
+    _, outdated, transforms = lists
     outdated -= {
         str(Path(docname))
         for docname, found in transforms.items()
@@ -309,23 +306,23 @@ def _codeautolink_half_in_a_fork(app, exception) -> None:
     arguments its ``apply_links`` gives, so every page gets the same links."""
     from sphinx.util.parallel import ParallelTasks, parallel_available
 
-    if exception is not None or not parallel_available or (os.cpu_count() or 1) < 2:
+    lists = _codeautolink_lists(app)
+    if exception is not None or lists is None or not parallel_available or (os.cpu_count() or 1) < 2:
         return
-    state = _codeautolink_state(app, "build-finished")
-    outdated = getattr(state, "outdated_docs", None)
-    transforms = getattr(getattr(state, "cache", None), "transforms", None)
-    if getattr(state, "do_nothing", True) or not isinstance(outdated, set) or not isinstance(transforms, dict):
+    state, outdated, transforms = lists
+    if getattr(state, "do_nothing", True):
         return
     pages = [docname for docname, found in transforms.items() if found and str(Path(docname)) in outdated]
     sizes = {docname: _html_size(app, docname) for docname in pages}
     forked: list[str] = []
-    kept = 0
-    for docname in sorted(pages, key=lambda name: -sizes[name]):
-        if sum(sizes[name] for name in forked) <= kept:
+    forked_size = kept_size = 0
+    for docname in sorted(pages, key=lambda name: -sizes[name]):  # the larger pages first, each to the lighter half
+        if forked_size <= kept_size:
             forked.append(docname)
+            forked_size += sizes[docname]
         else:
-            kept += sizes[docname]
-    if not forked or not kept:
+            kept_size += sizes[docname]
+    if not forked or not kept_size:
         return
     tasks = ParallelTasks(1)
     try:
@@ -370,6 +367,18 @@ def _codeautolink_join_the_fork(app, exception) -> None:
             tasks.join()
         else:
             tasks.terminate()
+
+
+def _codeautolink_lists(app):
+    """sphinx-codeautolink's state at ``build-finished``, with the set of pages it
+    will link (``outdated_docs``) and its code per page (``cache.transforms``);
+    None if they are not what version 0.19 keeps there."""
+    state = _codeautolink_state(app, "build-finished")
+    outdated = getattr(state, "outdated_docs", None)
+    transforms = getattr(getattr(state, "cache", None), "transforms", None)
+    if not isinstance(outdated, set) or not isinstance(transforms, dict):
+        return None
+    return state, outdated, transforms
 
 
 def _codeautolink_state(app, event: str):
