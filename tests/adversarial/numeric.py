@@ -197,13 +197,31 @@ class Evaluator:
         if isinstance(e, sympy.UnevaluatedExpr):
             return self.ev(e.args[0])
         if isinstance(e, sympy.Function) and not type(e).__module__.startswith("sympy"):
-            # A function the author defined: its doit() is its definition.
-            written_out = e.doit(deep=False)
-            if written_out != e:
-                return self.ev(written_out)
+            return self.defined_elsewhere(e)
         if isinstance(e, sympy.Function):
             return self.function(e)
         raise NotImplementedError(f"the evaluator does not know {type(e).__name__}: {e!r}")
+
+    def defined_elsewhere(self, e: sympy.Function) -> Any:
+        """A function the author defined (an index map, a clipped index): its ``doit()`` is its definition.
+
+        When ``doit`` leaves it as it is, the function is called at its arguments' values (integers
+        exactly, other numbers as Floats at the working precision) and must give a number.
+        """
+        written_out = e.doit(deep=False)
+        if written_out != e:
+            return self.ev(written_out)
+        values = []
+        for argument in e.args:
+            value = self.ev(argument)
+            try:
+                values.append(sympy.Integer(self.integer(value, "an argument")))
+            except Undefined:
+                values.append(sympy.Float(mpmath.nstr(value, mp.dps), mp.dps))
+        result = e.func(*values)
+        if not result.is_number:
+            raise NotImplementedError(f"the evaluator cannot evaluate {e.func.__name__} at {values}")
+        return self.ev(result)
 
     def product(self, factors: Iterable[Any]) -> Any:
         values = [self.ev(f) for f in factors]
@@ -259,8 +277,9 @@ class Evaluator:
         if f is sympy.log and len(e.args) == 2:
             x, base = (self.ev(a) for a in e.args)
             return self.log(x) / self.log(base)
-        (arg,) = e.args
-        a = self.ev(arg)
+        if len(e.args) != 1:
+            raise NotImplementedError(f"the evaluator does not know the function {f.__name__}")
+        a = self.ev(e.args[0])
         if f is sympy.sin:
             return mpmath.sin(a)
         if f is sympy.cos:

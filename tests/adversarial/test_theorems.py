@@ -1,12 +1,15 @@
 """False theorems built only from the public classes must fail; small true ones must verify.
 
-Each false theorem below has exactly one defect (a wrong step, a ``Use``
-outside its lemma's domain, a ``Termwise`` over sums whose limits differ, a
-``Holds`` that SymPy's assumptions believe, a chain that ends elsewhere, an
-unquantified symbol, a bad negative control, ...) and is otherwise well
-made: a witness that passes and a negative control that is a false one-change
-variant of the conclusion.  So a "verified" status can only come from the
-defect going unnoticed.  Written without reading the checker (issue 22).
+Each false theorem below has one defect (a wrong step, a ``Use`` outside
+its lemma's domain or at a value where SymPy's evaluation or assumptions are
+wrong, a ``Termwise`` over sums whose limits differ, a ``Holds`` that
+SymPy's assumptions believe, a chain that ends elsewhere, an unquantified
+symbol, a bad negative control, ...) and is otherwise well made: a witness
+that passes and a negative control that is a false one-change variant of the
+conclusion, false at a point an evaluation can certify.  So a "verified"
+status can only come from the defect going unnoticed.  The true theorems are
+built the same way and must verify.  Written without reading the checker
+(issue 22).
 
 Also: with every procedure of the trusted kernel (``kernel.PROCEDURES``,
 DESIGN.md) replaced by one that answers "zero" to everything, ``verify``
@@ -397,7 +400,47 @@ def half_width_for_every_width() -> Theorem:
     )
 
 
+def shift_with_the_sign_flipped_by_a_use() -> Theorem:
+    """shift-block at -k says B(-wk) PE(t) = PE(t - k): true, but not the conclusion PE(t + k)."""
+    w = get("shift-block").conclusions[0].over[0]
+    t_, k_ = get("shift-block").conclusions[0].over[1:]
+    start = MatMul(shift_block(-w * k_), pair(w * t_), evaluate=False)
+    goal = Conclusion(start, pair(w * (t_ + k_)), over=(w, t_, k_))
+    return theorem(
+        "adv-shift-sign-flipped-by-use",
+        goal,
+        (Use("shift-block", {k_: -k_}, "shift-block at -k"),),
+        Conclusion(start, pair(w * (t_ + 2 * k_)), over=(w, t_, k_)),
+        uses=("shift-block",),
+    )
+
+
+def tangent_cancelled_at_its_pole() -> Theorem:
+    goal = Conclusion(tan(x) * cos(x), sin(x), over=(x,))
+    return theorem(
+        "adv-tan-cos",
+        goal,
+        (Equal(goal.lhs, goal.rhs, "tan = sin/cos"),),
+        Conclusion(goal.lhs, cos(x), over=(x,)),
+    )
+
+
+def singular_inverse_cancelled() -> Theorem:
+    matrix = sympy.MatrixSymbol("X", 2, 2)
+    goal = Conclusion(MatMul(sympy.Inverse(matrix), matrix, evaluate=False), sympy.Identity(2), over=(matrix,))
+    return theorem(
+        "adv-singular-inverse",
+        goal,
+        (Equal(goal.lhs, goal.rhs, "X^-1 X = I"),),
+        Conclusion(goal.lhs, 2 * sympy.Identity(2), over=(matrix,)),
+        witness=witness(_zero_witness, "numpy.linalg.inv"),
+    )
+
+
 FALSE_THEOREMS: dict[str, Callable[[], Theorem]] = {
+    "shift with the rotation's sign flipped (a Use at -k)": shift_with_the_sign_flipped_by_a_use,
+    "tan x cos x = sin x, also at x = pi/2": tangent_cancelled_at_its_pole,
+    "X^-1 X = I, also for a singular X": singular_inverse_cancelled,
     "shift with the rotation's sign flipped (chain)": shift_with_the_sign_flipped,
     "shift with the rotation's sign flipped (one step)": shift_with_the_sign_flipped_one_step,
     "Use outside its lemma's domain (p > 0 at p = x real)": use_outside_the_domain,
