@@ -578,12 +578,12 @@ class Evaluator:
             return out
         if isinstance(e, sympy.BlockMatrix):
             grid = e.blocks
-            rows = [[self.ev(grid[i, j]) for j in range(grid.cols)] for i in range(grid.rows)]
-            heights = [row[0].rows for row in rows]
-            widths = [b.cols for b in rows[0]]
+            values = [[self.ev(grid[i, j]) for j in range(grid.cols)] for i in range(grid.rows)]
+            heights = [row[0].rows for row in values]
+            widths = [b.cols for b in values[0]]
             out = mpmath.zeros(sum(heights), sum(widths))
             r0 = 0
-            for i, row in enumerate(rows):
+            for i, row in enumerate(values):
                 c0 = 0
                 for j, b in enumerate(row):
                     if (b.rows, b.cols) != (heights[i], widths[j]):
