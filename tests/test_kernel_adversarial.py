@@ -247,7 +247,7 @@ RE_EVALUATION = [
     (tan(x + pi / 2), tan(x)),  # SymPy writes it -cot(x): the kernel reads that, with its pole
     (cot(x + pi), -cot(x)),
     (tan(2 * x), 2 * tan(x)),
-    (sympy.Integral(x, (x, 0, 1)), Rational(1, 2)),  # an integral is not in the kernel's language
+    (sympy.Integral(x, (x, 0, 1)), Rational(1, 3)),  # an integral is not in the kernel's language
     (sympy.Sum(x**j, (j, 0, p - 1)), (x**p - 1) / (x - 1)),  # a closed form, true only where x != 1
 ]
 
@@ -303,7 +303,7 @@ HUGE = [
     (10**5000 * x, 10**5000 * x + 1),
     (x ** (10**5000), x),
     ((x + 1) ** (10**9), x**2),
-    (Sum(1 / j**2, (j, 1, sympy.oo)), pi**2 / 6),
+    (Sum(1 / j**2, (j, 1, sympy.oo)), pi**2 / 6 + Rational(1, 10**30)),
     (sin(10**6 * x + 10**6 * y) ** 2, sin(10**6 * x) ** 2),
     (sympy.Integer(3) ** (10**7), 0),
     (Rational(1, 10**5000) + x, x),

@@ -256,6 +256,8 @@ class NumericVerdict:
     confirmed: int = 0
     counterexample: dict | None = None
     refusal: str = ""
+    kind: str = ""
+    inside: bool | None = None  # whether every condition holds at the counterexample
 
 
 def _conditions_at(conditions, point) -> bool | None:
@@ -276,9 +278,34 @@ def _shown_point(point) -> dict:
     return out
 
 
+def _side(expression, point):
+    """``(value, None)``, or ``(None, "undefined")`` where it certainly is, ``(None, "ambiguous")``."""
+    try:
+        return numeric.evaluate(expression, point), None
+    except numeric.Undefined:
+        return None, "undefined"
+    except numeric.Ambiguous:
+        return None, "ambiguous"
+
+
 def numeric_certificate(
-    lhs, rhs, relation: str, hypotheses, conditions, wanted: int, *, stop_at_counterexample=True, extra: int = 0
+    lhs,
+    rhs,
+    relation: str,
+    hypotheses,
+    conditions,
+    wanted: int,
+    *,
+    stop_at_counterexample=True,
+    extra: int = 0,
+    precisions: tuple = (113, 400),
 ) -> NumericVerdict:
+    """Evaluate both sides at points of the domain: how many confirm the relation, a counterexample, or why the
+    step is refused (a side undefined or not enclosed where every condition holds).
+
+    A counterexample is a point where the sides are certified different (``kind`` "differ") or where exactly
+    one side is certainly undefined ("lhs undefined", "rhs undefined").
+    """
     scalars, matrices, sizes = _symbols([lhs, rhs, *hypotheses])
     verdict = NumericVerdict()
     found = numeric.points(scalars, matrices, sizes, hypotheses, wanted, extra=extra, largest=6 if extra else 4)
@@ -286,30 +313,32 @@ def numeric_certificate(
         found = [numeric.Point({}, {}, 0)]
     for point in found:
         state = _conditions_at(conditions, point)
-        outcome = None
-        for bits in (113, 400):
+        outcome, problems = None, (None, None)
+        for bits in precisions:
             with numeric.working_precision(bits):
                 try:
-                    left, right = numeric.evaluate(lhs, point), numeric.evaluate(rhs, point)
-                except (numeric.Undefined, numeric.Ambiguous) as problem:
-                    if state is True and relation == "=":
-                        verdict.refusal = (
-                            f"a side is undefined or not enclosed at {_shown_point(point)} where every "
-                            f"condition holds ({problem})"
-                        )
-                        return verdict
-                    outcome = None
-                    break
+                    (left, lhs_problem), (right, rhs_problem) = _side(lhs, point), _side(rhs, point)
+                    problems = (lhs_problem, rhs_problem)
+                    outcome = None if (lhs_problem or rhs_problem) else _judge(left, right, relation)
                 except (ZeroDivisionError, OverflowError, ValueError) as problem:
                     verdict.refusal = f"evaluation failed at {_shown_point(point)}: {problem}"
                     return verdict
-                outcome = _judge(left, right, relation)
             if outcome != "unknown":
                 break
-        if outcome is None or state is False:
+        one_undefined = sorted(p or "defined" for p in problems) == ["defined", "undefined"]
+        if relation == "=" and one_undefined and verdict.counterexample is None:
+            side = "lhs" if problems[0] == "undefined" else "rhs"
+            verdict.counterexample, verdict.kind = _shown_point(point), f"{side} undefined"
+            verdict.inside = state
+        if outcome is None:
+            if state is True and relation == "=" and not verdict.refusal:
+                verdict.refusal = (
+                    f"a side is {'undefined' if 'undefined' in problems else 'not enclosed'} at "
+                    f"{_shown_point(point)} where every condition holds"
+                )
             continue
-        if outcome == "violated" and state is True:
-            verdict.counterexample = _shown_point(point)
+        if outcome == "violated" and state is not None and (verdict.kind != "differ" or not verdict.counterexample):
+            verdict.counterexample, verdict.kind, verdict.inside = _shown_point(point), "differ", state
             if stop_at_counterexample:
                 return verdict
         elif outcome == "holds" and state is True:
@@ -387,8 +416,15 @@ def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool) -> Decisi
         lhs, rhs, relation, tuple(hypotheses), conditions, wanted_points, extra=8 if control else 0
     )
     stated = tuple(sympy.Unequality(c, 0, evaluate=False) for c in conditions)
-    if verdict.counterexample is not None:
-        if symbolic:
+    wider = (not symbolic and verdict.kind != "differ") or (symbolic and stated and not verdict.counterexample)
+    if wider:  # not proved (or only where the conditions hold): look wider, and with more digits
+        sharper = numeric_certificate(
+            lhs, rhs, relation, tuple(hypotheses), conditions, CONTROL_POINTS, extra=24, precisions=(400,)
+        )
+        if sharper.kind == "differ" or (sharper.counterexample and not verdict.counterexample):
+            verdict.counterexample, verdict.kind, verdict.inside = sharper.counterexample, sharper.kind, sharper.inside
+    if verdict.kind == "differ":
+        if symbolic and verdict.inside is True:
             return Decision(
                 False,
                 residual,
@@ -396,25 +432,38 @@ def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool) -> Decisi
                 where=str(verdict.counterexample),
                 counterexample=verdict.counterexample,
             )
-        return Decision(
-            False, residual, "counterexample", where=str(verdict.counterexample), counterexample=verdict.counterexample
-        )
-    if verdict.refusal:
-        return Decision(False, residual, "refused: " + verdict.refusal)
+        if not symbolic:
+            return Decision(
+                False,
+                residual,
+                "counterexample",
+                where=str(verdict.counterexample),
+                counterexample=verdict.counterexample,
+            )
     if not symbolic:
         reason = analysis.reason or "undecided: the normal form of the difference is not 0"
         if relation != "=" and analysis.zero is not None:
             reason = f"undecided: the rules of signs do not show {relation}"
-        return Decision(False, residual, reason, conditions=stated)
+        if verdict.refusal and not analysis.reason:
+            reason = "refused: " + verdict.refusal
+        if verdict.counterexample is not None:
+            reason = f"counterexample ({verdict.kind}); " + reason
+        return Decision(False, residual, reason, conditions=stated, counterexample=verdict.counterexample)
+    # a proof: the counterexample, if any, lies outside the conditions (a side undefined, or a divisor 0)
+    if verdict.refusal:
+        return Decision(
+            False, residual, "refused: " + verdict.refusal, conditions=stated, counterexample=verdict.counterexample
+        )
     if verdict.confirmed < MIN_POINTS and not _closed(lhs, rhs, verdict):
         return Decision(
             False,
             residual,
             f"refused: the intervals confirmed it at {verdict.confirmed} point(s) only",
             conditions=stated,
+            counterexample=verdict.counterexample,
         )
     method = "+".join(shown_zero) + f"; intervals at {verdict.confirmed} point(s)"
-    return Decision(True, sympy.S.Zero, method, conditions=stated)
+    return Decision(True, sympy.S.Zero, method, conditions=stated, counterexample=verdict.counterexample)
 
 
 def _closed(lhs, rhs, verdict) -> bool:
@@ -702,7 +751,11 @@ def judge_control(control_lhs, relation: str, control_rhs, hypotheses, conclusio
         found: set = set()
         _replacements(control_lhs, lhs, found)
         _replacements(control_rhs, rhs, found)
-        return len(found) + (rel != relation) + (frozenset(assumed) != frozenset(hypotheses))
+        swapped: set = set()  # the two sides exchanged (an inequality reversed) is one change
+        _replacements(control_lhs, rhs, swapped)
+        _replacements(control_rhs, lhs, swapped)
+        changed = min(len(found) + (rel != relation), len(swapped) + 1)
+        return changed + (frozenset(assumed) != frozenset(hypotheses))
 
     changes = min((changes_from(*conclusion) for conclusion in conclusions), default=99)
     if changes != 1:
@@ -714,7 +767,7 @@ def judge_control(control_lhs, relation: str, control_rhs, hypotheses, conclusio
     decision = decide(control_lhs, control_rhs, relation, tuple(hypotheses), control=True)
     if decision.proved:
         return "accepted", None, "the kernel proved the wrong variant"
-    if decision.counterexample is not None and not decision.method.startswith("kernel inconsistency"):
+    if decision.counterexample is not None and decision.method == "counterexample":
         return "rejected", decision.counterexample, ""
     return "undecided", None, decision.method
 

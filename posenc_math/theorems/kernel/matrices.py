@@ -393,7 +393,7 @@ def _mul(t: Translator, a: MatNF, b: MatNF) -> MatNF:
         for wb, cb in b.terms.items():
             for c, word in _simplify(t, wa + wb):
                 out = _add(t, out, MatNF(a.rows, b.cols, {word: t.mul(t.mul(ca, cb), c)}, t))
-    return out
+    return _settle(t, out)
 
 
 def _transpose(t: Translator, a: MatNF) -> MatNF:
@@ -437,8 +437,37 @@ def dense(t: Translator, a: MatNF) -> list | None:
     return entries
 
 
+def _square_atoms(t: Translator, word: tuple, size: Frac) -> bool:
+    return all(_same(_shape(t, atom)[0], size) and _same(_shape(t, atom)[1], size) for atom in word)
+
+
+def _plain(t: Translator, atom: tuple) -> tuple:
+    """A symbol atom without its transpose (``det X^T = det X``)."""
+    if atom[0] == "symbol" and atom[3]:
+        return _transpose_atom(t, atom)[0]
+    return atom
+
+
 def determinant(t: Translator, a: MatNF) -> Frac:
     entries = dense(t, a)
+    if entries is None and _same(a.rows, a.cols) and len(a.terms) <= 1:
+        # det(c W) = c**n det(W), det(AB) = det A det B for square factors of one size, det X^T = det X
+        if not a.terms:
+            return Frac({})
+        ((word, c),) = a.terms.items()
+        if _square_atoms(t, word, a.rows) and all(atom[0] == "symbol" for atom in word):
+            result = Frac(dict(t.one))
+            for atom in word:
+                g = t.gen(("det", _plain(t, atom)), kind="atom", real=False, bound=frozenset())
+                result = t.mul(result, t.var(g))
+            if c.key() != Frac(dict(t.one)).key():
+                result = t.mul(
+                    result,
+                    t.raise_power(c, a.rows, None)
+                    if not _is_number(t, a.rows)
+                    else t.power(c, _numeric(t, a.rows, "size"), None),
+                )
+            return result
     if not entries or len(entries) != len(entries[0]):
         raise Refused("a determinant of a matrix that is not explicit and square")
     n = len(entries)
@@ -460,8 +489,27 @@ def determinant(t: Translator, a: MatNF) -> Frac:
     return total
 
 
+def _cyclic_key(t: Translator, word: tuple) -> tuple:
+    """The least (by its printed form) rotation of the word or of its transpose: trace(AB) = trace(BA),
+    trace(W^T) = trace(W)."""
+    flipped: tuple = ()
+    for atom in reversed(word):
+        flipped += _transpose_atom(t, atom)
+    rotations = [w[i:] + w[:i] for w in (word, flipped) for i in range(max(len(w), 1))]
+    return min(rotations, key=repr)
+
+
 def trace(t: Translator, a: MatNF) -> Frac:
     entries = dense(t, a)
+    if entries is None and _same(a.rows, a.cols):
+        total = Frac({})
+        for word, c in a.terms.items():
+            if not word:
+                total = t.add(total, t.mul(c, a.rows))  # the trace of I_n is n
+                continue
+            g = t.gen(("trace", _cyclic_key(t, word)), kind="atom", bound=frozenset())
+            total = t.add(total, t.mul(c, t.var(g)))
+        return total
     if entries is None or len(entries) != len(entries[0]):
         raise Refused("a trace of a matrix that is not explicit and square")
     total = Frac({})
@@ -518,6 +566,8 @@ def _power(t: Translator, expr, env) -> MatNF:
     n = t.scalar(exponent_, env)
     if not n.num or (list(n.num) == [()] and not n.den):
         value = _numeric(t, n, "a power")
+        if -MAX_MATRIX_POWER <= value < 0:
+            a, value = _inverse(t, a, base), -value
         if 0 <= value <= MAX_MATRIX_POWER:
             result = MatNF(a.rows, a.cols, {(): Frac(dict(t.one))}, t)
             for _ in range(value):
@@ -539,7 +589,44 @@ def _power(t: Translator, expr, env) -> MatNF:
     return _explicit(t, [[even, odd], [t.neg(odd), even]])
 
 
+def _inverse(t: Translator, a: MatNF, written) -> MatNF:
+    """The inverse of an explicit square matrix (at most 4 x 4): the adjugate over the determinant, with
+    ``det != 0`` a condition (written ``Determinant(written)``)."""
+    entries = dense(t, a)
+    if not entries or len(entries) != len(entries[0]) or len(entries) > 4:
+        raise Refused("an inverse of a matrix that is not explicit, square and at most 4 x 4")
+    n = len(entries)
+    det = determinant(t, a)
+    scale = t.inverse(det, sympy.Determinant(written) if written is not None else None)
+
+    def minor(i, j):
+        rows = [[entries[r][c] for c in range(n) if c != j] for r in range(n) if r != i]
+        return determinant(t, _explicit(t, rows)) if rows else Frac(dict(t.one))
+
+    adjugate = [[t.mul(t.const((-1) ** (i + j)), minor(j, i)) for j in range(n)] for i in range(n)]
+    return _explicit(t, [[t.mul(entry, scale) for entry in row] for row in adjugate])
+
+
 def translate_matrix(t: Translator, expr, env: dict) -> MatNF:
+    return _settle(t, _translate_matrix(t, expr, env))
+
+
+def _settle(t: Translator, a: MatNF) -> MatNF:
+    """An identity of numeric size ``n > 1`` written as its matrix units (so ``I`` equals ``sum E_ii``)."""
+    if () not in a.terms or not (_is_number(t, a.rows) and _is_number(t, a.cols)):
+        return a
+    n = _numeric(t, a.rows, "rows")
+    if n <= 1:
+        return a
+    terms = dict(a.terms)
+    c = terms.pop(())
+    out = MatNF(a.rows, a.cols, terms, t)
+    for i in range(n):
+        out = _add(t, out, MatNF(a.rows, a.cols, {(_unit(t, i, i, n, n),): c}, t))
+    return out
+
+
+def _translate_matrix(t: Translator, expr, env: dict) -> MatNF:
     if isinstance(expr, sympy.MatrixSymbol):
         if expr in env:
             return env[expr]
@@ -574,6 +661,8 @@ def translate_matrix(t: Translator, expr, env: dict) -> MatNF:
         return _transpose(t, translate_matrix(t, expr.args[0], env))
     if isinstance(expr, sympy.MatPow):
         return _power(t, expr, env)
+    if isinstance(expr, sympy.Inverse):
+        return _inverse(t, translate_matrix(t, expr.args[0], env), expr.args[0])
     if isinstance(expr, sympy.Identity):
         n = _size(t, expr.rows, env)
         return MatNF(n, n, {(): Frac(dict(t.one))}, t)

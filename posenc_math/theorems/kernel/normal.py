@@ -61,6 +61,8 @@ __all__ = ["MAX_TERMS", "NeedSplit", "Refused", "Translator", "declared_domain",
 
 #: A sum over a numeric range is written out up to this many terms.
 MAX_TERMS = 400
+#: Largest power ``k`` of a bound index summed in closed form (Faulhaber: sum of ``j**k``).
+MAX_FAULHABER = 8
 #: Largest power of a sum that is multiplied out.
 MAX_POWER = 40
 #: Largest number of bits of an exact rational power.
@@ -166,16 +168,20 @@ def field_for(*expressions) -> Field:
         for node in _walk(expr):
             if isinstance(node, sympy.Mul) and sympy.pi in node.args:
                 for factor in node.args:
-                    if isinstance(factor, sympy.Rational):
+                    if isinstance(factor, sympy.Rational) and _small_field(math.lcm(order, 2 * int(factor.q))):
                         order = math.lcm(order, 2 * int(factor.q))
             if isinstance(node, sympy.Pow) and isinstance(node.base, sympy.Rational) and node.exp == sympy.S.Half:
                 for prime in _square_free_primes(Fraction(int(node.base.p), int(node.base.q))):
-                    if prime <= _SQRT_PRIMES:
-                        order = math.lcm(order, 8 if prime == 2 else 4 * prime)
-    field_ = Field(order)
-    if order > 4 and (field_.degree > 48 or order // 4 >= field_.degree):
-        return Field(4)  # too large a field: fewer roots of unity (costs completeness only)
-    return field_
+                    wider = math.lcm(order, 8 if prime == 2 else 4 * prime)
+                    if prime <= _SQRT_PRIMES and _small_field(wider):
+                        order = wider
+    return Field(order)
+
+
+def _small_field(order: int) -> bool:
+    """Q(zeta_order) small enough to compute in: degree at most 48, and i a basis element."""
+    degree = int(sympy.totient(order))
+    return (degree <= 48 and order // 4 < degree) or order == 4
 
 
 #: Square roots of rationals whose square-free part has only primes up to this are exact in Q(zeta_N).
@@ -463,6 +469,27 @@ class Translator:
                 base = self.mul(base, base)
         return result
 
+    def _even_power_root(self, b: Frac, e: Frac) -> Frac | None:
+        """``(c m**2k)**r = c**r |m|**(2kr)`` for a real monomial ``m``, ``c > 0`` rational with ``c**r`` rational,
+        a rational ``r`` and ``2kr`` an integer (so ``sqrt(x**2) = |x|``); None when that does not apply."""
+        if b.den or len(b.num) != 1 or e.den or (e.num and list(e.num) != [ONE_MONO]):
+            return None
+        r = self.field.as_rational(e.num[ONE_MONO]) if e.num else Fraction(0)
+        ((mono, c),) = b.num.items()
+        q = self.field.as_rational(c)
+        if r is None or q is None or q <= 0 or not mono:
+            return None
+        top, bottom = _rational_root(q.numerator, r), _rational_root(q.denominator, r)
+        if top is None or bottom is None:
+            return None
+        result = self.const(Fraction(top, bottom))
+        for g, k in mono:
+            if not (isinstance(k, int) and k % 2 == 0 and self.gens[g].real and (k * r).denominator == 1):
+                return None
+            modulus = self.var(g) if self.gen_sign(g) == "pos" else _abs_of(self, self.var(g))
+            result = self.mul(result, self.power(modulus, int(k * r), None))
+        return result
+
     def raise_power(self, b: Frac, e: Frac, written) -> Frac:
         """``b**e`` (principal value) for an exponent that is not a numeric integer.
 
@@ -474,6 +501,11 @@ class Translator:
         """
         if self.frac_sign(b) == "pos":
             return self.exp(self.mul(e, self.log(b, written)))
+        if not b.num and self.frac_sign(e) == "pos" and self.real_poly(e.num) and not e.den:
+            return Frac({})  # 0**e = 0 for e > 0
+        even = self._even_power_root(b, e)
+        if even is not None:
+            return even
         integral = not e.den and self.integer_valued(e.num)
         if integral and not b.den and len(b.num) == 1:
             ((mono, c),) = b.num.items()
@@ -909,9 +941,8 @@ class Translator:
             return self._principal_log(a, written)
         if self.poly_sign(a.num) == "pos":
             return self._log_positive(a.num)
-        q = self.field.as_rational(a.num.get(ONE_MONO, self.field.zero)) if len(a.num) == 1 else None
-        if q is not None and q < 0:  # log(-r) = log r + i pi
-            return self.add(self._log_rational(-q), Frac({((self.pi, 1),): self.field.i}))
+        if self.poly_sign(a.num) == "neg":  # log(-r) = log r + i pi for r > 0
+            return self.add(self.log(Frac(pneg(self.field, a.num)), written), Frac({((self.pi, 1),): self.field.i}))
         return self._principal_log(a, written)
 
     def _principal_log(self, a: Frac, written) -> Frac:
@@ -1118,8 +1149,13 @@ class Translator:
         for mono, c in body.num.items():
             inside = tuple((g, e) for g, e in mono if mentions(g))
             outside = tuple((g, e) for g, e in mono if not mentions(g))
+            power = inside[0][1] if len(inside) == 1 and self.gens[inside[0][0]].kind == "bound" else None
             if not inside:
                 term = self.mul(Frac({outside: c}), count)
+            elif isinstance(power, int) and 1 <= power <= MAX_FAULHABER:
+                # sum_{j=a}^{b} j**k = S_k(b) - S_k(a - 1), S_k the Faulhaber polynomial (S_k(n) - S_k(n-1) = n**k)
+                closed = self.sub(_faulhaber(self, power, b), _faulhaber(self, power, self.sub(a, self.const(1))))
+                term = self.mul(Frac({outside: c}), closed)
             else:
                 real = all(self.gen_real(g, e) for g, e in inside)
                 bound = frozenset().union(*(self.gens[g].bound for g, _ in inside)) - {depth}
@@ -1256,6 +1292,44 @@ class Translator:
         if self.matrices is None:
             raise Refused(f"a matrix expression, and no matrix reader: {_short(expr)}")
         return self.matrices.translate_matrix(self, expr, env)
+
+
+def _faulhaber_coefficients(k: int) -> list[Fraction]:
+    """The coefficients ``c_0 .. c_{k+1}`` of ``S_k(n) = sum_{j=1}^{n} j**k``: by interpolation at
+    ``n = 0 .. k + 1`` (exact rationals), checked on ``S_k(n) - S_k(n - 1) = n**k`` at ``n = -k-2 .. k+2``
+    (a polynomial of degree ``k`` agreeing at more than ``k + 1`` points is that polynomial)."""
+    points = list(range(k + 2))
+    values = [Fraction(sum(j**k for j in range(1, n + 1))) for n in points]
+    size = k + 2
+    rows = [[Fraction(n) ** e for e in range(size)] + [v] for n, v in zip(points, values, strict=True)]
+    for column in range(size):  # Gauss-Jordan on a Vandermonde matrix of distinct points
+        pivot = next(r for r in range(column, size) if rows[r][column])
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        rows[column] = [x / rows[column][column] for x in rows[column]]
+        for r in range(size):
+            if r != column and rows[r][column]:
+                factor = rows[r][column]
+                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[column], strict=True)]
+    coefficients = [row[-1] for row in rows]
+
+    def value(n):
+        return sum(c * Fraction(n) ** e for e, c in enumerate(coefficients))
+
+    if any(value(n) - value(n - 1) != Fraction(n) ** k for n in range(-k - 2, k + 3)):
+        raise Refused("internal: a Faulhaber polynomial did not check")
+    return coefficients
+
+
+_FAULHABER: dict = {}
+
+
+def _faulhaber(t: Translator, k: int, n: Frac) -> Frac:
+    if k not in _FAULHABER:
+        _FAULHABER[k] = _faulhaber_coefficients(k)
+    total = Frac({})
+    for coefficient in reversed(_FAULHABER[k]):  # Horner
+        total = t.add(t.mul(total, n), t.const(coefficient))
+    return total
 
 
 def pmul1(translator: Translator, p: dict, q: dict) -> dict:
@@ -1465,13 +1539,34 @@ def _log(t: Translator, expr, env) -> Frac:
 
 
 def _abs(t: Translator, expr, env) -> Frac:
-    a = t.scalar(expr.args[0], env)
+    return _abs_of(t, t.scalar(expr.args[0], env))
+
+
+def _abs_of(t: Translator, a: Frac) -> Frac:
+    """``|a|``: ``a`` or ``-a`` when its sign is shown; ``|c exp(m) exp(i m')| = |c| exp(m)`` for real ``m``,
+    ``m'`` (and ``c`` rational); else an atom (with ``|-a| = |a|``)."""
     if t.real_poly(a.num) and (not a.den or t.real_poly(a.den)):
         sign = t.frac_sign(a)
         if sign in ("pos", "nonneg", "zero"):
             return a
         if sign in ("neg", "nonpos"):
             return t.neg(a)
+    if not a.den and len(a.num) == 1:
+        ((mono, c),) = a.num.items()
+        q = t.field.as_rational(c)
+        i_index = next(k for k, x in enumerate(t.field.i) if x)
+        kept = []
+        for g, e in mono:
+            gen = t.gens[g]
+            if gen.key[0] != "exp" or gen.den or not all(t.gen_real(h, f) for h, f in gen.key[2]):
+                break
+            if gen.key[1] == 0:
+                kept.append((g, e))
+            elif gen.key[1] != i_index or t.field.i[i_index] != 1:
+                break
+        else:
+            if q is not None:
+                return Frac({tuple(kept): t.field.rational(abs(q))})
     leading = t.field.as_rational(a.num[min(a.num)]) if a.num else None
     if leading is not None and leading < 0:
         a = t.neg(a)  # |-a| = |a|
@@ -1479,6 +1574,76 @@ def _abs(t: Translator, expr, env) -> Frac:
         ("abs", a.key()), kind="abs", real=True, sign="nonneg", data=a.num if not a.den else {}, bound=t._bound_of(a)
     )
     return t.var(g)
+
+
+def _rational_root(n: int, r: Fraction) -> int | None:
+    """``n**r`` when it is an integer (``n >= 1``), else None."""
+    if r.numerator < 0:
+        return None
+    root = round(n ** (1 / r.denominator)) if n < 10**300 else None
+    if root is None:
+        return None
+    for candidate in (root - 1, root, root + 1):
+        if candidate >= 0 and candidate**r.denominator == n:
+            return candidate**r.numerator
+    return None
+
+
+def _gamma_of(t: Translator, a: Frac) -> Frac:
+    """``Gamma(a)``: a positive integer's factorial; else ``Gamma(r + c0) * prod (r + c0 + i)`` with
+    ``a = r + c``, ``c0 = c - floor(c)``, by ``Gamma(x + 1) = x Gamma(x)``, when ``r + c0 > 0`` is shown (so no
+    pole is crossed); refused otherwise."""
+    if not a.den and (not a.num or list(a.num) == [ONE_MONO]):
+        q = t.field.exact(a.num[ONE_MONO]) if a.num else Fraction(0)
+        if q.denominator == 1:
+            if q <= 0:
+                raise Refused("Gamma at a pole (a nonpositive integer)")
+            if q > 2000:
+                raise Refused("too large a factorial")
+            return t.const(math.factorial(int(q) - 1))
+    constant = t.field.as_rational(a.num.get(ONE_MONO, t.field.zero)) if not a.den else None
+    if constant is None:
+        constant = Fraction(0)
+    if not t.real_poly(a.num) or (a.den and not t.real_poly(a.den)):
+        raise Refused("Gamma of an argument not shown real")
+    for shift in range(math.floor(constant), math.floor(constant) - 4, -1):  # the largest shift that stays > 0
+        base = t.sub(a, t.const(shift))
+        if t.frac_sign(base) == "pos":
+            break
+    else:
+        raise Refused("Gamma of an argument not shown positive")
+    if shift < 0 and t.frac_sign(a) != "pos":
+        raise Refused("Gamma of an argument not shown positive")
+    g = t.gen(("gamma", base.key()), kind="gamma", real=True, sign="pos", nonzero=True, bound=t._bound_of(base))
+    result = t.var(g)
+    for i in range(min(shift, 0), max(shift, 0)):
+        factor = t.add(base, t.const(i))
+        result = t.mul(result, factor) if shift > 0 else t.mul(result, Frac(dict(t.one), factor.num))
+    return result
+
+
+def _gamma(t: Translator, expr, env) -> Frac:
+    return _gamma_of(t, t.scalar(expr.args[0], env))
+
+
+def _factorial(t: Translator, expr, env) -> Frac:
+    return _gamma_of(t, t.add(t.scalar(expr.args[0], env), t.const(1)))
+
+
+def _binomial(t: Translator, expr, env) -> Frac:
+    numbers = []
+    for x in (t.scalar(arg, env) for arg in expr.args):
+        value = None
+        if not x.den and (not x.num or list(x.num) == [ONE_MONO]):
+            value = t.field.as_rational(x.num[ONE_MONO]) if x.num else Fraction(0)
+        if value is None or value.denominator != 1:
+            raise Refused("a binomial coefficient of symbols is not in the kernel's language")
+        numbers.append(int(value))
+    top, bottom = numbers
+    if not 0 <= bottom <= 2000:
+        raise Refused("a binomial coefficient with a negative or very large lower index")
+    falling = math.prod(top - i for i in range(bottom))  # C(n, k) = n (n-1) ... (n-k+1) / k!
+    return t.const(Fraction(falling, math.factorial(bottom)))
 
 
 def _floor(t: Translator, expr, env) -> Frac:
@@ -1552,6 +1717,9 @@ _SCALAR = {
     sympy.Min: lambda t, e, env: t.extremum(e, env, False),
     sympy.Piecewise: lambda t, e, env: t.piecewise(e, env),
     sympy.Sum: lambda t, e, env: t.summation(e, env),
+    sympy.gamma: _gamma,
+    sympy.factorial: _factorial,
+    sympy.binomial: _binomial,
     sympy.UnevaluatedExpr: _unevaluated,
     sympy.Determinant: _determinant,
     sympy.Trace: _trace,

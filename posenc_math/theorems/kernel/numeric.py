@@ -42,8 +42,8 @@ from .normal import declared_domain
 __all__ = ["Ambiguous", "Point", "Undefined", "compare", "evaluate", "points", "relation_at", "working_precision"]
 
 #: Longest sum written out at a point, largest exact exponent, largest determinant expanded.
-MAX_TERMS = 5000
-MAX_BITS = 20000
+MAX_TERMS = 200_000
+MAX_BITS = 400_000
 MAX_DETERMINANT = 7
 
 
@@ -88,8 +88,31 @@ def _iv(q: Fraction):
 ZERO = iv.mpf(0)
 
 
+@dataclass(frozen=True)
+class PiValue:
+    """The exact real number ``a + b pi`` (``b != 0``): multiples of pi stay exact, so ``cos(pi/2)`` is 0."""
+
+    a: Fraction
+    b: Fraction
+
+
+EXACT = (Fraction, PiValue)
+
+
+def _pi(a: Fraction, b: Fraction):
+    return PiValue(a, b) if b else a
+
+
 def _c(v):
-    return (_iv(v), ZERO) if isinstance(v, Fraction) else v
+    if isinstance(v, Fraction):
+        return (_iv(v), ZERO)
+    if isinstance(v, PiValue):
+        return (_iv(v.a) + _iv(v.b) * iv.pi, ZERO)
+    return v
+
+
+def _parts(v) -> tuple[Fraction, Fraction]:
+    return (v, Fraction(0)) if isinstance(v, Fraction) else (v.a, v.b)
 
 
 def _is_exact_zero(x) -> bool:
@@ -98,8 +121,8 @@ def _is_exact_zero(x) -> bool:
 
 def _real(v):
     """The real interval of a value known to be real; Ambiguous when its imaginary part may not be 0."""
-    if isinstance(v, Fraction):
-        return _iv(v)
+    if isinstance(v, EXACT):
+        return _c(v)[0]
     re, im = v
     if not _is_exact_zero(im):
         if 0 in im:
@@ -111,6 +134,9 @@ def _real(v):
 def add(a, b):
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a + b
+    if isinstance(a, EXACT) and isinstance(b, EXACT):
+        (p, q), (r, s) = _parts(a), _parts(b)
+        return _pi(p + r, q + s)
     (p, q), (r, s) = _c(a), _c(b)
     return (p + r, q + s)
 
@@ -118,6 +144,8 @@ def add(a, b):
 def neg(a):
     if isinstance(a, Fraction):
         return -a
+    if isinstance(a, PiValue):
+        return PiValue(-a.a, -a.b)
     return (-a[0], -a[1])
 
 
@@ -126,6 +154,10 @@ def mul(a, b):
         return a * b
     if (isinstance(a, Fraction) and a == 0) or (isinstance(b, Fraction) and b == 0):
         return Fraction(0)
+    if isinstance(a, Fraction) and isinstance(b, PiValue):
+        return PiValue(a * b.a, a * b.b)
+    if isinstance(b, Fraction) and isinstance(a, PiValue):
+        return PiValue(b * a.a, b * a.b)
     (p, q), (r, s) = _c(a), _c(b)
     if _is_exact_zero(q) and _is_exact_zero(s):
         return (p * r, ZERO)
@@ -137,7 +169,7 @@ def inv(a):
         if a == 0:
             raise Undefined("division by 0")
         return 1 / a
-    p, q = a
+    p, q = _c(a)
     norm = p**2 + q**2
     if 0 in norm:
         if _is_exact_zero(p) and _is_exact_zero(q):
@@ -155,6 +187,8 @@ def ipow(a, n: int):
             if n < 0 and a == 0:
                 raise Undefined("0 to a negative power")
             return a**n
+        a = _c(a)
+    if isinstance(a, PiValue):
         a = _c(a)
     if n < 0:
         return ipow(inv(a), -n)
@@ -179,6 +213,8 @@ def exp_(a):
 
 
 def log_(a):
+    if isinstance(a, PiValue):
+        a = _c(a)
     if isinstance(a, Fraction):
         if a == 0:
             raise Undefined("log 0")
@@ -199,9 +235,19 @@ def log_(a):
     return (iv.log(re**2 + im**2) / 2, iv.atan2(im, re))
 
 
+def _quarter_turns(a) -> int | None:
+    """``k`` when ``a`` is exactly ``k pi / 2``, else None."""
+    if isinstance(a, PiValue) and a.a == 0 and (2 * a.b).denominator == 1:
+        return int(2 * a.b) % 4
+    return None
+
+
 def sin_(a):
     if isinstance(a, Fraction) and a == 0:
         return Fraction(0)
+    turns = _quarter_turns(a)
+    if turns is not None:
+        return Fraction((0, 1, 0, -1)[turns])
     re, im = _c(a)
     if _is_exact_zero(im):
         return (iv.sin(re), ZERO)
@@ -212,6 +258,9 @@ def sin_(a):
 def cos_(a):
     if isinstance(a, Fraction) and a == 0:
         return Fraction(1)
+    turns = _quarter_turns(a)
+    if turns is not None:
+        return Fraction((1, 0, -1, 0)[turns])
     re, im = _c(a)
     if _is_exact_zero(im):
         return (iv.cos(re), ZERO)
@@ -224,7 +273,7 @@ def power(a, b):
     if isinstance(b, Fraction) and b.denominator == 1:
         return ipow(a, b.numerator)
     if isinstance(a, Fraction) and a == 0:
-        re = _real(b) if isinstance(b, Fraction) or _is_exact_zero(b[1]) else None
+        re = _real(b) if isinstance(b, EXACT) or _is_exact_zero(b[1]) else None
         if re is not None and re > 0:
             return Fraction(0)
         raise Undefined("0 to a power with real part not positive")
@@ -282,12 +331,12 @@ _REALS = [
     (Fraction(-1, 3), "-1/3"),
 ]
 _INTEGERS = [0, 1, -1, 2, -2, 3, -3, 5, 4, -5, 7, 6, -4, 8]
-_SIZES = [1, 2, 3, 4, 0, 6, 5]
+_SIZES = [1, 2, 3, 4, 0, 6, 5, -1, -2, -3]
 
 
 def _pi_multiple(text: str):
     factor = {"pi/2": Fraction(1, 2), "-pi/2": Fraction(-1, 2), "pi": Fraction(1), "3pi/2": Fraction(3, 2)}[text]
-    return (iv.pi * _iv(factor), ZERO)
+    return PiValue(Fraction(0), factor)
 
 
 def _sign_ok(value: float, sign: str | None) -> bool:
@@ -336,6 +385,7 @@ def _candidates(symbol, sizes: set, largest: int = 6) -> list:
             (Fraction(1, 2), Fraction(1, 3)),
             (Fraction(-1), Fraction(2, 5)),
             (Fraction(3, 7), Fraction(-1)),
+            (Fraction(1), Fraction(4)),  # |Im| > pi: across the branch of log(exp(w))
         ):
             out.insert(1, ((_iv(re), _iv(im)), f"{re} + {im}*I"))
     return out
@@ -362,7 +412,7 @@ def _random_value(symbol, rng: random.Random, sizes: set, largest: int = 6):
     raise Undefined(f"no value found in the domain of {symbol}")
 
 
-def _random_matrix(symbol, rows: int, cols: int, rng: random.Random, cyclic: bool):
+def _random_matrix(symbol, rows: int, cols: int, rng: random.Random, cyclic: bool, singular: bool = False):
     if isinstance(symbol, lang.PermutationSymbol):
         order = list(range(rows))
         if cyclic and rows > 1:
@@ -372,6 +422,10 @@ def _random_matrix(symbol, rows: int, cols: int, rng: random.Random, cyclic: boo
         matrix = [[Fraction(int(order[i] == j)) for j in range(rows)] for i in range(rows)]
     else:
         matrix = [[Fraction(rng.randint(-9, 9), rng.choice((1, 2, 3, 5))) for _ in range(cols)] for _ in range(rows)]
+        if singular and rows > 1:
+            matrix[-1] = list(matrix[0])  # two equal rows: a singular matrix
+        elif singular:
+            matrix = [[Fraction(0)] * cols for _ in range(rows)]
     shown = [[int(v) if v.denominator == 1 else str(v) for v in row] for row in matrix]
     return matrix, shown
 
@@ -391,7 +445,8 @@ def points(
             for number, symbol in enumerate(scalars):
                 pool = candidates[symbol]
                 if attempt < len(pool) + 2 and pool:
-                    value, show = pool[(attempt + 2 * number) % len(pool)]
+                    index = attempt if attempt < 3 else attempt + 2 * number
+                    value, show = pool[index % len(pool)]
                 else:
                     value, show = _random_value(symbol, rng, sizes, largest)
                 values[symbol], shown[str(symbol)] = value, show
@@ -406,7 +461,14 @@ def points(
                     raise Undefined("a matrix size that is not an integer")
                 if rows < 0 or cols < 0 or rows * cols > 400:
                     raise Undefined("a matrix size out of range")
-                matrix, show = _random_matrix(symbol, int(rows), int(cols), rng, cyclic=(attempt + number) % 2 == 0)
+                matrix, show = _random_matrix(
+                    symbol,
+                    int(rows),
+                    int(cols),
+                    rng,
+                    cyclic=(attempt + number) % 2 == 0,
+                    singular=attempt % 5 == 3 and number % 2 == 0,
+                )
                 values[symbol], shown[str(symbol)] = matrix, show
             if all(relation_at(h, point) is True for h in hypotheses):
                 found.append(point)
@@ -433,10 +495,16 @@ def evaluate(expr, point: Point, env: dict | None = None):
         raise Undefined(f"no value for {expr}")
     if isinstance(expr, sympy.Rational):
         return Fraction(int(expr.p), int(expr.q))
-    if isinstance(expr, sympy.Float) or expr in (sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
+    if isinstance(expr, sympy.Float):  # a binary floating-point number is an exact rational
+        sign, mantissa, exponent_, _ = expr._mpf_
+        value = Fraction(mantissa) * (Fraction(2) ** exponent_)
+        return -value if sign else value
+    if expr in (sympy.nan, sympy.zoo):
         raise Undefined(f"{expr}")
+    if expr in (sympy.oo, -sympy.oo):
+        raise Ambiguous("an infinity is not enclosed")
     if expr is sympy.pi:
-        return (iv.pi, ZERO)
+        return PiValue(Fraction(0), Fraction(1))
     if expr is sympy.E:
         return (iv.e, ZERO)
     if expr is sympy.I:
@@ -453,7 +521,7 @@ def evaluate(expr, point: Point, env: dict | None = None):
         return total
     if isinstance(expr, sympy.Pow):
         return power(evaluate(expr.args[0], point, env), evaluate(expr.args[1], point, env))
-    handler = _FUNCTIONS.get(type(expr))
+    handler: Any = _FUNCTIONS.get(type(expr))
     if handler is not None:
         return handler(*(evaluate(arg, point, env) for arg in expr.args))
     if isinstance(expr, sympy.UnevaluatedExpr):
@@ -486,6 +554,8 @@ def evaluate(expr, point: Point, env: dict | None = None):
         raise Undefined("no branch applies")
     if isinstance(expr, sympy.Sum):
         return _sum(expr, point, env)
+    if isinstance(expr, sympy.Product):
+        return _product(expr, point, env)
     if isinstance(expr, lang.NamedScalar):
         return _named(expr, point, env)
     if isinstance(expr, (sympy.Determinant, sympy.Trace)):
@@ -497,15 +567,101 @@ def evaluate(expr, point: Point, env: dict | None = None):
         return matrix[int(i)][int(j)]
     if isinstance(expr, AppliedUndef) or (isinstance(expr, sympy.Function) and hasattr(type(expr), "kernel_domain")):
         return _undefined(expr, point, env)
-    raise Undefined(f"{type(expr).__name__} cannot be evaluated")
+    raise Ambiguous(f"{type(expr).__name__} cannot be evaluated")
+
+
+def _abs(a):
+    if isinstance(a, Fraction):
+        return abs(a)
+    if isinstance(a, PiValue):
+        return a if _c(a)[0] > 0 else neg(a) if _c(a)[0] < 0 else _c(a)
+    return (iv.sqrt(a[0] ** 2 + a[1] ** 2), ZERO)
 
 
 def _tan(a):
     return mul(sin_(a), inv(cos_(a)))
 
 
+def _atan(a):
+    re = _real(a)
+    return (iv.atan2(re, iv.mpf(1)), ZERO)
+
+
+def _asin(a):
+    x = _real(a)
+    if x > 1 or x < -1:
+        raise Ambiguous("asin outside [-1, 1] (principal branch not enclosed here)")
+    if not (x >= -1 and x <= 1):
+        raise Ambiguous("asin near the ends of [-1, 1]")
+    return (iv.atan2(x, iv.sqrt(1 - x**2)), ZERO)
+
+
+def _gamma(a):
+    if isinstance(a, Fraction) and a.denominator == 1:
+        if a <= 0:
+            raise Undefined("gamma at a pole (a nonpositive integer)")
+        if a < 3000:
+            return Fraction(_factorial(int(a) - 1))
+    x = _real(a)
+    if x <= 0 and not x < 0:
+        raise Ambiguous("gamma near 0")
+    low, high = (libmp.to_int(end, "f") for end in x._mpi_)
+    if x < 0 and low != high:
+        raise Ambiguous("gamma near a pole")
+    return (iv.gamma(x), ZERO)
+
+
+def _factorial(n: int) -> int:
+    if n > 3000:
+        raise Ambiguous("too large a factorial")
+    result = 1
+    for k in range(2, n + 1):
+        result *= k
+    return result
+
+
+def _factorial_of(a):
+    if isinstance(a, Fraction) and a.denominator == 1:
+        if a < 0:
+            raise Undefined("factorial of a negative integer")
+        return Fraction(_factorial(int(a)))
+    return _gamma(add(a, Fraction(1)))
+
+
+def _binomial(a, b):
+    if isinstance(a, Fraction) and isinstance(b, Fraction) and a.denominator == 1 == b.denominator:
+        n, k = int(a), int(b)
+        if k < 0 or (n >= 0 and k > n):
+            return Fraction(0)
+        if k > 3000:
+            raise Ambiguous("too large a binomial")
+        result = Fraction(1)
+        for i in range(k):
+            result = result * (n - i) / (i + 1)
+        return result
+    raise Ambiguous("a binomial at non-integers")
+
+
+def _sinc(a):
+    if isinstance(a, Fraction) and a == 0:
+        return Fraction(1)
+    if _nonzero(a) is not True:
+        raise Ambiguous("sinc near 0")
+    return mul(sin_(a), inv(a))
+
+
 _HALF = Fraction(1, 2)
 _FUNCTIONS = {
+    sympy.atan: _atan,
+    sympy.asin: _asin,
+    sympy.acos: lambda a: add((iv.pi / 2, ZERO), neg(_asin(a))),
+    sympy.gamma: _gamma,
+    sympy.factorial: _factorial_of,
+    sympy.binomial: _binomial,
+    sympy.sinc: _sinc,
+    sympy.conjugate: lambda a: a if isinstance(a, EXACT) else (a[0], -a[1]),
+    sympy.re: lambda a: a if isinstance(a, EXACT) else (a[0], ZERO),
+    sympy.im: lambda a: Fraction(0) if isinstance(a, EXACT) else (a[1], ZERO),
     sympy.exp: exp_,
     sympy.log: log_,
     sympy.sin: sin_,
@@ -518,14 +674,16 @@ _FUNCTIONS = {
     sympy.cosh: lambda a: mul(_HALF, add(exp_(a), exp_(neg(a)))),
     sympy.tanh: lambda a: mul(add(exp_(a), neg(exp_(neg(a)))), inv(add(exp_(a), exp_(neg(a))))),
     sympy.coth: lambda a: mul(add(exp_(a), exp_(neg(a))), inv(add(exp_(a), neg(exp_(neg(a)))))),
-    sympy.Abs: lambda a: abs(a) if isinstance(a, Fraction) else (iv.sqrt(a[0] ** 2 + a[1] ** 2), ZERO),
+    sympy.Abs: _abs,
     sympy.floor: floor_,
     sympy.ceiling: lambda a: floor_(a, ceiling=True),
 }
 
 
 def _int(value) -> int:
-    if not isinstance(value, Fraction) or value.denominator != 1:
+    if isinstance(value, EXACT) and not (isinstance(value, Fraction) and value.denominator == 1):
+        raise Undefined("an integer was needed (a sum over a range that does not end at an integer)")
+    if not isinstance(value, Fraction):
         raise Ambiguous("an integer was needed")
     return int(value)
 
@@ -546,6 +704,19 @@ def _sum(expr, point: Point, env: dict):
     return total if sign == 1 else neg(total)
 
 
+def _product(expr, point: Point, env: dict):
+    function, limits = expr.function, list(expr.limits)
+    index, low, high = limits[-1]
+    inner = sympy.Product(function, *limits[:-1]) if len(limits) > 1 else function
+    a, b = _int(evaluate(low, point, env)), _int(evaluate(high, point, env))
+    if b < a - 1 or b - a + 1 > MAX_TERMS:
+        raise Ambiguous("a reversed or too long product")
+    total = Fraction(1)
+    for value in range(a, b + 1):
+        total = mul(total, evaluate(inner, point, {**env, index: Fraction(value)}))
+    return total
+
+
 def _named(expr, point: Point, env: dict):
     definition = expr.definition
     inner = dict(env)
@@ -556,7 +727,7 @@ def _named(expr, point: Point, env: dict):
 
 def _undefined(expr, point: Point, env: dict):
     args = tuple(evaluate(arg, point, env) for arg in expr.args)
-    if not all(isinstance(a, Fraction) for a in args):
+    if not all(isinstance(a, EXACT) for a in args):
         raise Ambiguous("an arbitrary function at an inexact argument")
     key = (type(expr).__name__, args)
     if key not in point.functions:
@@ -585,7 +756,7 @@ def relation_at(condition, point: Point, env: dict | None = None) -> bool | None
         a, b = (evaluate(arg, point, env) for arg in condition.args)
         if isinstance(condition, (sympy.Equality, sympy.Unequality)):
             gap = add(a, neg(b))
-            if isinstance(gap, Fraction):
+            if isinstance(gap, EXACT):
                 equal = gap == 0
             else:
                 re, im = gap
@@ -730,7 +901,7 @@ def _matrix(expr, point: Point, env: dict) -> list:
         return out
     if isinstance(expr, lang.NamedMatrix):
         return _named(expr, point, env)
-    raise Undefined(f"{type(expr).__name__} cannot be evaluated")
+    raise Ambiguous(f"{type(expr).__name__} cannot be evaluated")
 
 
 def _sum_values(values: list):
@@ -740,25 +911,39 @@ def _sum_values(values: list):
     return total
 
 
+def _nonzero(v) -> bool | None:
+    """Whether a value is certainly nonzero (True), certainly zero (False), or cannot tell (None)."""
+    if isinstance(v, Fraction):
+        return v != 0
+    if isinstance(v, PiValue):
+        return True
+    re, im = v
+    if 0 not in re or 0 not in im:
+        return True
+    return False if _is_exact_zero(re) and _is_exact_zero(im) else None
+
+
 def _inverse(matrix: list) -> list:
-    """Gauss-Jordan in exact arithmetic (Ambiguous for interval entries)."""
+    """Gauss-Jordan, exact where the entries are, in intervals otherwise (a pivot that may be 0: Ambiguous)."""
     n = len(matrix)
     if any(len(row) != n for row in matrix):
         raise Undefined("the inverse of a matrix that is not square")
-    if not all(isinstance(v, Fraction) for row in matrix for v in row):
-        raise Ambiguous("an inverse of an inexact matrix")
+    exact = all(isinstance(v, Fraction) for row in matrix for v in row)
     work = [list(row) + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(matrix)]
     for column in range(n):
-        pivot = next((r for r in range(column, n) if work[r][column] != 0), None)
+        states = [_nonzero(work[r][column]) for r in range(column, n)]
+        pivot = next((column + k for k, state in enumerate(states) if state), None)
         if pivot is None:
-            raise Undefined("a singular matrix has no inverse")
+            if exact or all(state is False for state in states):
+                raise Undefined("a singular matrix has no inverse")
+            raise Ambiguous("a pivot that may be 0")
         work[column], work[pivot] = work[pivot], work[column]
-        scale = work[column][column]
-        work[column] = [v / scale for v in work[column]]
+        scale = inv(work[column][column])
+        work[column] = [mul(v, scale) for v in work[column]]
         for r in range(n):
-            if r != column and work[r][column] != 0:
+            if r != column and _nonzero(work[r][column]) is not False:
                 factor = work[r][column]
-                work[r] = [v - factor * w for v, w in zip(work[r], work[column], strict=True)]
+                work[r] = [add(v, neg(mul(factor, w))) for v, w in zip(work[r], work[column], strict=True)]
     return [row[n:] for row in work]
 
 
@@ -797,6 +982,8 @@ def _upper(x) -> float:
 
 
 def _magnitude(v) -> float:
+    if isinstance(v, PiValue):
+        v = _c(v)
     if isinstance(v, Fraction):
         return abs(float(v)) if abs(v.numerator).bit_length() < 1000 else float("inf")
     return _upper(abs(v[0])) + _upper(abs(v[1]))
@@ -814,7 +1001,7 @@ def compare(lhs, rhs) -> str:
             return "differ"
         return "unknown" if "unknown" in verdicts else "equal"
     gap = add(lhs, neg(rhs))
-    if isinstance(gap, Fraction):
+    if isinstance(gap, EXACT):
         return "equal" if gap == 0 else "differ"
     re, im = gap
     if 0 not in re or 0 not in im:
@@ -826,6 +1013,8 @@ def compare(lhs, rhs) -> str:
 
 def shown(value):
     """A printable form of a value (for reports)."""
+    if isinstance(value, PiValue):
+        return f"{value.a} + {value.b}*pi" if value.a else f"{value.b}*pi"
     if isinstance(value, Fraction):
         return value.numerator if value.denominator == 1 else str(value)
     if isinstance(value, list):
