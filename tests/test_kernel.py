@@ -141,6 +141,22 @@ def test_a_sum_over_a_count_not_shown_integer_is_refused():
     assert not decision.proved and "integer" in decision.method
 
 
+def test_summation_by_parts_for_every_count():
+    """Sums of arbitrary functions at ``j + c`` meet over one canonical range, so Abel's identity holds for a
+    symbolic number of terms, and a shifted copy with one end wrong is refuted."""
+    h = language.undefined_function("h", real=True)
+    s = language.undefined_function("S")
+    size = Symbol("P", integer=True, positive=True)
+    i = Symbol("i", integer=True)
+    lhs = Sum(h(i) * (s(i + 1) - s(i)), (i, 0, size - 1))
+    rhs = h(size) * s(size) - h(0) * s(0) - Sum(s(i + 1) * (h(i + 1) - h(i)), (i, 0, size - 1))
+    assert decide_equal(lhs, rhs).proved
+    assert decide_equal(Sum(h(i + 1) - h(i), (i, 0, size - 1)), h(size) - h(0)).proved
+    wrong = h(size) * s(size) - h(1) * s(0) - Sum(s(i + 1) * (h(i + 1) - h(i)), (i, 0, size - 1))
+    decision = decide_equal(lhs, wrong)
+    assert not decision.proved and decision.method == "counterexample"
+
+
 # -- the seam and the self-test ----------------------------------------------------------------------------------
 
 

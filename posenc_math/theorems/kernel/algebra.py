@@ -42,6 +42,7 @@ class Field:
         self.one = self.rational(1)
         self._powers = [self._reduce([Fraction(0)] * k + [Fraction(1)]) for k in range(order)]
         self.i = self._powers[order // 4]
+        self._inverses: dict = {}
 
     def rational(self, value) -> tuple:
         return (Fraction(value),) + (Fraction(0),) * (self.degree - 1)
@@ -99,11 +100,20 @@ class Field:
         return self.conjugate(a) == a
 
     def inverse(self, a: tuple) -> tuple:
-        """``1/a`` for ``a != 0`` (``ZeroDivisionError`` for 0): SymPy's polynomial ``invert`` modulo Phi_N."""
+        """``1/a`` for ``a != 0`` (``ZeroDivisionError`` for 0): SymPy's polynomial ``invert`` modulo Phi_N,
+        checked by multiplying back (and remembered)."""
         if not any(a):
             raise ZeroDivisionError("0 has no inverse")
         if self.as_rational(a) is not None:
             return self.rational(1 / a[0])
+        known = self._inverses.get(a)
+        if known is None:
+            known = self._inverses[a] = self._invert(a)
+            if self.mul(a, known) != self.one:
+                raise ArithmeticError("an inverse in Q(zeta_N) did not multiply back")
+        return known
+
+    def _invert(self, a: tuple) -> tuple:
         from sympy import QQ, Poly, Symbol, invert
         from sympy.polys.specialpolys import cyclotomic_poly
 

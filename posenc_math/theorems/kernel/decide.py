@@ -61,7 +61,7 @@ __all__ = [
 #: Points where the numeric certificate must confirm a statement.
 MIN_POINTS = 2
 #: Points sampled for a step; for a negative control, more are tried until one refutes it.
-STEP_POINTS = 6
+STEP_POINTS = 4
 CONTROL_POINTS = 16
 
 
@@ -123,6 +123,7 @@ class Analysis:
 def _split_facts(translator: Translator, hypotheses) -> None:
     for hypothesis in hypotheses:
         translator.facts += translator.fact(hypothesis)
+        translator.facts_version += 1
 
 
 def _negation(relational):
@@ -274,7 +275,8 @@ def _conditions_at(conditions, point) -> bool | None:
 def _shown_point(point) -> dict:
     out = dict(point.shown)
     for (name, args), value in point.functions.items():
-        out[f"{name}({', '.join(str(numeric.shown(a)) for a in args)})"] = numeric.shown(value)
+        text = point.function_text.get((name, args))
+        out[f"{name}({', '.join(str(numeric.shown(a)) for a in args)})"] = text or numeric.shown(value)
     return out
 
 
@@ -309,8 +311,8 @@ def numeric_certificate(
     scalars, matrices, sizes = _symbols([lhs, rhs, *hypotheses])
     verdict = NumericVerdict()
     found = numeric.points(scalars, matrices, sizes, hypotheses, wanted, extra=extra, largest=6 if extra else 4)
-    if not found and not scalars and not matrices:
-        found = [numeric.Point({}, {}, 0)]
+    if not scalars and not matrices:
+        found = iter([numeric.Point({}, {}, 0)])
     for point in found:
         state = _conditions_at(conditions, point)
         outcome, problems = None, (None, None)

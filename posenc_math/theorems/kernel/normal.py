@@ -637,10 +637,20 @@ class Translator:
                 return None
         return ("nonpos" if weak else "neg") if negative else ("nonneg" if weak else "pos")
 
+    #: Bumped whenever the hypotheses change: the signs remembered are for one set of hypotheses.
+    facts_version = 0
+
     def poly_sign(self, p: dict, depth: int = 0) -> str | None:
         """``"pos"``, ``"nonneg"``, ``"neg"``, ``"nonpos"``, ``"nonzero"``, ``"zero"`` or None (not shown)."""
         if not p:
             return "zero"
+        key = (tuple(sorted(p.items())), depth, self.facts_version, len(self.facts))
+        memo = self.__dict__.setdefault("_signs", {})
+        if key not in memo:
+            memo[key] = self._poly_sign(p, depth)
+        return memo[key]
+
+    def _poly_sign(self, p: dict, depth: int) -> str | None:
         signs = [self._term_sign(mono, c, depth) for mono, c in p.items()]
         found = None
         if all(s in ("pos", "nonneg") for s in signs):
@@ -811,6 +821,7 @@ class Translator:
             if not known and sign in ("pos", "neg"):
                 unit = {((half, 1),): self.field.rational(1 if sign == "pos" else -1)}
                 self.facts.append((None, padd(self.field, unit, {ONE_MONO: self.field.rational(-1)}), "nonneg"))
+                self.facts_version += 1
             value = self.scale(self.var(half), self.field.rational(2))
             return value if domain.parity == "even" else self.add(value, self.const(1))
         known = ("symbol", s) in self._ids
@@ -827,6 +838,7 @@ class Translator:
             one = self.field.rational(1)
             unit = {((g, 1),): one} if domain.sign == "pos" else {((g, 1),): self.field.rational(-1)}
             self.facts.append((None, padd(self.field, unit, {ONE_MONO: self.field.rational(-1)}), "nonneg"))
+            self.facts_version += 1
         return self.var(g)
 
     def exp(self, a: Frac) -> Frac:
@@ -1085,6 +1097,18 @@ class Translator:
     def _bound_of(self, a: Frac) -> frozenset:
         return frozenset().union(*(self.gens[g].bound for part in (a.num, a.den) for mono in part for g, _ in mono))
 
+    def apply(self, cls, domain: str, args: tuple) -> int:
+        """The generator ``cls(args)`` of an arbitrary function with values in ``domain``."""
+        return self.gen(
+            ("apply", cls, tuple(a.key() for a in args)),
+            kind="apply",
+            real=domain != "complex",
+            sign="pos" if domain == "positive" else None,
+            nonzero=domain == "positive",
+            bound=frozenset().union(*(self._bound_of(a) for a in args)),
+            data=(cls, domain, args),
+        )
+
     # -- sums, definitions -----------------------------------------------------------
     @contextmanager
     def bound_index(self, low: Frac, high: Frac):
@@ -1093,10 +1117,12 @@ class Translator:
         j = self.var(g)
         added = [(None, self.sub(j, low).num, "nonneg"), (None, self.sub(high, j).num, "nonneg")]
         self.facts += added
+        self.facts_version += 1
         try:
             yield g
         finally:
             self.facts = [f for f in self.facts if all(f is not a for a in added)]
+            self.facts_version += 1
             self.depth -= 1
 
     def integer_frac(self, a: Frac, what) -> Frac:
@@ -1157,15 +1183,119 @@ class Translator:
                 closed = self.sub(_faulhaber(self, power, b), _faulhaber(self, power, self.sub(a, self.const(1))))
                 term = self.mul(Frac({outside: c}), closed)
             else:
-                real = all(self.gen_real(g, e) for g, e in inside)
-                bound = frozenset().union(*(self.gens[g].bound for g, _ in inside)) - {depth}
-                s = self.gen(
-                    ("sum", inside, limits), kind="sum", real=real, bound=bound | self._bound_of(a) | self._bound_of(b)
-                )
-                term = Frac({monomial_mul(outside, ((s, 1),)): c})
+                term = self.mul(Frac({outside: c}), self._sum_of_monomial(inside, depth, a, b))
             total = self.add(total, term)
         if body.den:
             total = self.mul(total, Frac(dict(self.one), body.den))
+        return total
+
+    def _sum_of_monomial(self, inside: tuple, depth: int, a: Frac, b: Frac) -> Frac:
+        """``sum_{j=a}^{b} m(j)`` for a monomial ``m`` in the bound index.
+
+        When ``m`` depends on ``j`` only through arbitrary functions at ``j + c`` (``c`` integer constants), the
+        sum is written over a canonical range: the arguments shifted so the least ``c`` is 0, the range shifted
+        the other way, then ``[0, N - 1]`` (``N`` the non-constant part of ``b + 1``) with the terms at the ends
+        added or taken away one by one (``sum_a^b = sum_a^{c} + sum_{c+1}^b``: Karr's convention, which SymPy's
+        sums follow, makes these exact for all integer limits).  So ``sum_j h_{j+1} S_{j+1}`` and
+        ``sum_j h_j S_j`` meet, as summation by parts needs.  Otherwise one sum generator for ``m``.
+        """
+        shifted = self._shift_monomial(inside, depth)
+        if shifted is not None:
+            low_constant = a.num.get(ONE_MONO, self.field.zero) if not a.den else None
+            high = self.add(b, self.const(1))
+            high_constant = high.num.get(ONE_MONO, self.field.zero) if not high.den else None
+            offset, canonical = shifted
+            if (
+                low_constant is not None
+                and high_constant is not None
+                and len(a.num) <= 1
+                and self.field.as_rational(low_constant) is not None
+                and self.field.as_rational(high_constant) is not None
+                and any(m != ONE_MONO for m in high.num)
+            ):
+                start = self.field.exact(low_constant) + offset  # the shifted range is [start, stop - 1]
+                stop = self.field.exact(high_constant) + offset
+                size = Frac({m: c for m, c in high.num.items() if m != ONE_MONO})  # N
+                if start.denominator == 1 == stop.denominator and abs(start) + abs(stop) <= MAX_TERMS:
+                    total = self._canonical_sum(canonical, depth, size)
+                    # sum_{start}^{N + stop - 1} = sum_0^{N - 1} - sum_0^{start - 1} + sum_N^{N + stop - 1}
+                    for k in range(int(start)) if start > 0 else ():
+                        total = self.sub(total, self._at(canonical, depth, self.const(k)))
+                    for k in range(int(start), 0) if start < 0 else ():
+                        total = self.add(total, self._at(canonical, depth, self.const(k)))
+                    for k in range(int(stop)) if stop > 0 else ():
+                        total = self.add(total, self._at(canonical, depth, self.add(size, self.const(k))))
+                    for k in range(int(stop), 0) if stop < 0 else ():
+                        total = self.sub(total, self._at(canonical, depth, self.add(size, self.const(k))))
+                    return total
+        real = all(self.gen_real(g, e) for g, e in inside)
+        bound = frozenset().union(*(self.gens[g].bound for g, _ in inside)) - {depth}
+        s = self.gen(
+            ("sum", inside, (a.key(), b.key())),
+            kind="sum",
+            real=real,
+            bound=bound | self._bound_of(a) | self._bound_of(b),
+        )
+        return self.var(s)
+
+    def _shift_monomial(self, inside: tuple, depth: int) -> tuple | None:
+        """``(c, m')``: ``m(j) = m'(j + c)`` with the least argument offset of ``m'`` equal to 0, when the index
+        enters ``m`` only as arguments ``j + c`` of arbitrary functions; else None."""
+        bound_gen = self._ids[("bound", depth)]
+        offsets = []
+        for g, _ in inside:
+            gen = self.gens[g]
+            if gen.kind != "apply" or gen.data is None:
+                return None
+            for argument in gen.data[2]:
+                if depth not in self._bound_of(argument):
+                    continue
+                rest = self.sub(argument, self.var(bound_gen))
+                if rest.den or (rest.num and list(rest.num) != [ONE_MONO]):
+                    return None
+                offset = self.field.as_rational(rest.num[ONE_MONO]) if rest.num else Fraction(0)
+                if offset is None or offset.denominator != 1:
+                    return None
+                offsets.append(offset)
+        if not offsets:
+            return None
+        least = min(offsets)
+        moved = []
+        for g, e in inside:
+            cls, domain, args = self.gens[g].data
+            moved.append(
+                (
+                    self.apply(
+                        cls,
+                        domain,
+                        tuple(self.sub(x, self.const(least)) if depth in self._bound_of(x) else x for x in args),
+                    ),
+                    e,
+                )
+            )
+        return least, tuple(sorted(moved))
+
+    def _canonical_sum(self, monomial: tuple, depth: int, size: Frac) -> Frac:
+        real = all(self.gen_real(g, e) for g, e in monomial)
+        bound = frozenset().union(*(self.gens[g].bound for g, _ in monomial)) - {depth}
+        s = self.gen(
+            ("sum", monomial, (self.const(0).key(), self.sub(size, self.const(1)).key())),
+            kind="sum",
+            real=real,
+            bound=bound | self._bound_of(size),
+        )
+        return self.var(s)
+
+    def _at(self, monomial: tuple, depth: int, value: Frac) -> Frac:
+        """The monomial (arbitrary functions of ``j + c``) at ``j = value``."""
+        bound_gen = self._ids[("bound", depth)]
+        total = Frac(dict(self.one))
+        for g, e in monomial:
+            cls, domain, args = self.gens[g].data
+            moved = tuple(
+                self.add(self.sub(x, self.var(bound_gen)), value) if depth in self._bound_of(x) else x for x in args
+            )
+            total = self.mul(total, self.power(self.var(self.apply(cls, domain, moved)), int(e), None))
         return total
 
     def named(self, expr, env: dict):
@@ -1492,7 +1622,7 @@ def _euler(t: Translator, a: Frac) -> tuple[Frac, Frac]:
 
 def _sin_value(t: Translator, a: Frac) -> Frac:
     plus, minus = _euler(t, a)
-    return t.scale(t.sub(plus, minus), t.field.inverse(t.field.mul(t.field.rational(2), t.field.i)))
+    return t.scale(t.sub(plus, minus), t.field.mul(t.field.rational(Fraction(-1, 2)), t.field.i))  # 1/(2i) = -i/2
 
 
 def _cos_value(t: Translator, a: Frac) -> Frac:
@@ -1674,16 +1804,7 @@ def _apply(t: Translator, expr, env) -> Frac:
         domain = "positive" if kwargs.get("positive") else "real" if kwargs.get("real") else "complex"
     if domain is None:
         raise Refused(f"the function {cls.__name__} is not in the kernel's language")
-    args = tuple(t.scalar(arg, env) for arg in expr.args)
-    g = t.gen(
-        ("apply", cls, tuple(a.key() for a in args)),
-        kind="apply",
-        real=domain != "complex",
-        sign="pos" if domain == "positive" else None,
-        nonzero=domain == "positive",
-        bound=frozenset().union(*(t._bound_of(a) for a in args)),
-    )
-    return t.var(g)
+    return t.var(t.apply(cls, domain, tuple(t.scalar(arg, env) for arg in expr.args)))
 
 
 def _unevaluated(t: Translator, expr, env) -> Frac:

@@ -313,6 +313,8 @@ class Point:
     shown: dict  # symbol name -> printable value
     seed: int
     functions: dict = field(default_factory=dict)  # (function, args) -> value, drawn as needed
+    memory: dict = field(default_factory=dict)  # remembered values
+    function_text: dict = field(default_factory=dict)  # (function, args) -> printable complex value
 
 
 _PI = sympy.pi
@@ -348,6 +350,18 @@ def _sign_ok(value: float, sign: str | None) -> bool:
         "nonpos": value <= 0,
         "nonzero": value != 0,
     }[sign]
+
+
+_CANDIDATES: dict = {}
+
+
+def _remembered_candidates(symbol, size: bool, largest: int) -> list:
+    key = (symbol, size, largest, iv.prec)
+    if key not in _CANDIDATES:
+        if len(_CANDIDATES) > 10_000:
+            _CANDIDATES.clear()
+        _CANDIDATES[key] = _candidates(symbol, {symbol} if size else set(), largest)
+    return _CANDIDATES[key]
 
 
 def _candidates(symbol, sizes: set, largest: int = 6) -> list:
@@ -433,12 +447,12 @@ def _random_matrix(symbol, rows: int, cols: int, rng: random.Random, cyclic: boo
 def points(
     scalars: list, matrices: list, sizes: set, hypotheses, wanted: int, seed: int = 0, extra: int = 0, largest: int = 6
 ):
-    """Up to ``wanted`` points in the declared domain that satisfy ``hypotheses`` (relationals); sizes (sums'
-    numbers of terms, matrix sizes) at most ``largest``."""
-    candidates = {s: _candidates(s, sizes, largest) for s in scalars}
-    found: list[Point] = []
+    """Up to ``wanted + extra`` points in the declared domain that satisfy ``hypotheses`` (relationals), made
+    as they are asked for (a generator); sizes (sums' numbers of terms, matrix sizes) at most ``largest``."""
+    candidates = {s: _remembered_candidates(s, s in sizes, largest) for s in scalars}
+    found = 0
     attempt = 0
-    while len(found) < wanted + extra and attempt < 10 * (wanted + extra) + (200 if hypotheses else 20):
+    while found < wanted + extra and attempt < 10 * (wanted + extra) + (200 if hypotheses else 20):
         rng = random.Random(1_000_003 * seed + attempt)
         values, shown = {}, {}
         try:
@@ -471,20 +485,42 @@ def points(
                 )
                 values[symbol], shown[str(symbol)] = matrix, show
             if all(relation_at(h, point) is True for h in hypotheses):
-                found.append(point)
+                found += 1
+                yield point
         except (Undefined, Ambiguous, ZeroDivisionError, OverflowError):
             pass
         attempt += 1
-    return found
 
 
 # --------------------------------------------------------------------------
 # evaluation
 
 
+_REMEMBERED = (sympy.Function, sympy.Pow, sympy.Sum, lang.NamedScalar, lang.NamedMatrix, MatrixExpr)
+
+
+def _frozen(value):
+    if isinstance(value, list):
+        return tuple(tuple(_frozen(v) for v in row) for row in value)
+    if isinstance(value, tuple):
+        return tuple(part._mpi_ for part in value)
+    return value
+
+
 def evaluate(expr, point: Point, env: dict | None = None):
-    """The value of ``expr`` at ``point`` (``env``: bound indices and definitions' parameters)."""
+    """The value of ``expr`` at ``point`` (``env``: bound indices and definitions' parameters); values of
+    function applications, powers, sums and definitions are remembered for the point."""
     env = env or {}
+    if isinstance(expr, _REMEMBERED):
+        key = (expr, tuple((k, _frozen(v)) for k, v in env.items()), iv.prec)
+        found = point.memory.get(key)
+        if found is None:
+            found = point.memory[key] = _evaluate(expr, point, env)
+        return found
+    return _evaluate(expr, point, env)
+
+
+def _evaluate(expr, point: Point, env: dict):
     if isinstance(expr, (sympy.MatrixBase, MatrixExpr)):
         return _matrix(expr, point, env)
     if isinstance(expr, sympy.Symbol):
@@ -740,7 +776,9 @@ def _undefined(expr, point: Point, env: dict):
         if domain != "positive" and rng.random() < 0.5:
             value = -value
         if domain == "complex":
-            value = (_iv(value), _iv(Fraction(rng.randint(-60, 60), rng.randint(1, 13))))
+            imaginary = Fraction(rng.randint(-60, 60), rng.randint(1, 13))
+            point.function_text[key] = f"{value} + {imaginary}*I" if imaginary >= 0 else f"{value} - {-imaginary}*I"
+            value = (_iv(value), _iv(imaginary))
         point.functions[key] = value
     return point.functions[key]
 
