@@ -157,6 +157,47 @@ def test_summation_by_parts_for_every_count():
     assert not decision.proved and decision.method == "counterexample"
 
 
+_h, _s, _u = (language.undefined_function(name) for name in ("h", "S", "u"))
+_P = Symbol("P", integer=True, positive=True)
+_i, _l = Symbol("i", integer=True), Symbol("l", integer=True)
+_z, _w = sympy.symbols("z w")
+_STEP = language.Largest(sympy.Abs(_h(_l + 1) - _h(_l), evaluate=False), (_l, 0, _P - 1))
+_TERMS = Sum(sympy.Abs(_s(_i + 1)) * sympy.Abs(_h(_i + 1) - _h(_i)), (_i, 0, _P - 1))
+
+
+@pytest.mark.parametrize(
+    "lhs, rhs, proved",
+    [
+        (sympy.Abs(_z * _w), sympy.Abs(_z) * sympy.Abs(_w), True),
+        (sympy.Abs(_z - _w, evaluate=False), sympy.Abs(_z) + sympy.Abs(_w), True),
+        (sympy.Abs(Sum(_u(_i), (_i, 0, _P))), Sum(sympy.Abs(_u(_i)), (_i, 0, _P)), True),
+        (_TERMS, _STEP * Sum(sympy.Abs(_s(_i + 1)), (_i, 0, _P - 1)), True),
+        # false: a coefficient the pieces do not have; a sum of negative count (Karr's convention)
+        (sympy.Abs(_z + 2 * _w), sympy.Abs(_z) + sympy.Abs(_w), False),
+        (sympy.Abs(Sum(_u(_i), (_i, 0, n))), Sum(sympy.Abs(_u(_i)), (_i, 0, n)), False),
+        (sympy.Abs(_z + _w), sympy.Abs(_z) * sympy.Abs(_w), False),
+        # false: the largest over fewer values, or over other values than the sum's; the reverse inequality
+        (_TERMS, language.Largest(_STEP.body, (_l, 0, _P - 2)) * Sum(sympy.Abs(_s(_i + 1)), (_i, 0, _P - 1)), False),
+        (
+            Sum(sympy.Abs(_s(_i + 1)) * sympy.Abs(_h(_i + 1) - _h(_i)), (_i, 0, _P)),
+            _STEP * Sum(sympy.Abs(_s(_i + 1)), (_i, 0, _P)),
+            False,
+        ),
+        (_STEP * Sum(sympy.Abs(_s(_i + 1)), (_i, 0, _P - 1)), _TERMS, False),
+    ],
+)
+def test_the_triangle_and_termwise_rules(lhs, rhs, proved):
+    decision = decide(lhs, rhs, "<=")
+    assert decision.proved is proved, decision.method
+    if not proved:
+        assert "counterexample" in decision.method
+
+
+def test_the_largest_of_possibly_no_values_is_refused():
+    empty = language.Largest(_u(_l), (_l, 0, n))
+    assert "nonempty" in decide(empty, empty + 1, "<=").method
+
+
 # -- the seam and the self-test ----------------------------------------------------------------------------------
 
 

@@ -8,9 +8,10 @@ import pytest
 import sympy
 
 from posenc_math import encodings
-from posenc_math.theorems import Chain, Fact, Termwise, get, page_of, rope, verify_theorem
+from posenc_math.theorems import Chain, Fact, Termwise, get, kernel, page_of, rope, verify_theorem
+from posenc_math.theorems.language import Largest
 
-SCOPES = {"rope-relative": "general", "rope-layout-permutation": "general", "rope-long-term-decay": "instances"}
+SCOPES = {"rope-relative": "general", "rope-layout-permutation": "general", "rope-long-term-decay": "general"}
 
 
 @pytest.fixture(scope="module")
@@ -126,8 +127,18 @@ def test_decay_evidence_notices_a_score_that_ignores_the_offset(monkeypatch):
     assert not fact.decide().proved
 
 
-def test_summation_by_parts_is_checked_for_the_listed_pair_counts():
+def test_the_decay_bound_is_a_conclusion_for_every_number_of_pairs():
     theorem = get("rope-long-term-decay")
-    equations = [c for c in theorem.conclusions if c.relation == "="]
-    assert len(equations) == len(rope.ABEL_PAIRS)
-    assert theorem.conclusions[-1].relation == "<="
+    by_parts, bound = theorem.conclusions
+    assert by_parts.relation == "=" and bound.relation == "<="
+    assert by_parts.over == bound.over == (rope.P_,)  # a symbolic number of pairs, not instances
+    assert any(isinstance(node, Largest) for node in sympy.preorder_traversal(bound.rhs))
+    assert verify_theorem(theorem).status == "verified"
+
+
+def test_the_decay_bound_without_the_boundary_term_is_not_proved():
+    """Summation by parts leaves h_P S_P - h_0 S_0: the bound without it is false for general h, S."""
+    _, bound = get("rope-long-term-decay").conclusions
+    without = bound.rhs.args[1] if isinstance(bound.rhs.args[0], sympy.Abs) else bound.rhs.args[0]
+    decision = kernel.decide(bound.lhs, without, "<=")
+    assert not decision.proved and decision.counterexample is not None

@@ -14,6 +14,8 @@ the page prints.  Nothing here simplifies, evaluates or proves anything.
   column of blocks, ``count`` blocks given by one explicit block in a bound
   index (``count`` may be symbolic: every width at once).
 - :class:`RowSoftmax`: softmax applied to each row.
+- :class:`Largest`: the largest of finitely many real values,
+  ``max_{a <= l <= b} f(l)``, for a symbolic number of them.
 - :class:`PermutationSymbol`: a matrix symbol whose values are the
   permutation matrices of its size.
 - :func:`undefined_function`: an arbitrary function of an index (the
@@ -38,6 +40,7 @@ from sympy.matrices.expressions.matexpr import MatrixExpr
 __all__ = [
     "BlockDiagonal",
     "Definition",
+    "Largest",
     "NamedMatrix",
     "NamedScalar",
     "PermutationSymbol",
@@ -128,6 +131,41 @@ class RowSoftmax(MatrixExpr):
 
     def _latex(self, printer):
         return rf"\operatorname{{softmax}}\left({printer._print(self.argument)}\right)"
+
+
+class Largest(sympy.Expr):
+    """``max(body(index) for index = low .. high)``: the largest of ``high - low + 1 >= 1`` real values.
+
+    >>> l, P = sympy.Symbol("l", integer=True), sympy.Symbol("P", integer=True, positive=True)
+    >>> print(sympy.latex(Largest(sympy.Abs(l - 1), (l, 0, P - 1))))
+    \\max_{0 \\le l \\le P - 1} \\left|{l - 1}\\right|
+    """
+
+    is_real = True
+
+    def __new__(cls, body, limits):
+        index, low, high = limits
+        if not isinstance(index, sympy.Symbol):
+            raise TypeError(f"index must be a sympy Symbol; got {type(index).__name__}")
+        limits = sympy.Tuple(index, sympy.sympify(low), sympy.sympify(high))
+        return sympy.Basic.__new__(cls, sympy.sympify(body), limits)
+
+    body = property(lambda self: self.args[0])
+    index = property(lambda self: self.args[1][0])
+    low = property(lambda self: self.args[1][1])
+    high = property(lambda self: self.args[1][2])
+
+    @property
+    def free_symbols(self):
+        return _bound_free(self.body, self.index) | set(self.low.free_symbols) | set(self.high.free_symbols)
+
+    def _eval_subs(self, old, new):  # the index is bound
+        return self if old == self.index else None
+
+    def _latex(self, printer, exp=None):
+        low, index, high = (printer._print(x) for x in (self.low, self.index, self.high))
+        text = rf"\max_{{{low} \le {index} \le {high}}} {printer._print(self.body)}"
+        return rf"\left({text}\right)^{{{exp}}}" if exp else text
 
 
 class PermutationSymbol(sympy.MatrixSymbol):

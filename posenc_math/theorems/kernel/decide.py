@@ -379,21 +379,14 @@ def _judge(left, right, relation: str) -> str:
 # deciding
 
 
-def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool) -> Decision:
+def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool, quick: bool = False) -> Decision:
     for hypothesis in hypotheses:
         if not isinstance(hypothesis, sympy.core.relational.Relational):
             raise TypeError(f"a hypothesis must be a SymPy relational; got {hypothesis!r}")
+    extra: list = []
     if relation == "=":
         difference = difference_of(lhs, rhs)
-        context = _Context(tuple(hypotheses))
-        token = _CONTEXT.set(context)
-        try:
-            answers = {name: procedure(difference) for name, procedure in PROCEDURES.items()}
-        finally:
-            _CONTEXT.reset(token)
-        analysis = context.analyses.get(id(difference), (None, None))[1] or analyse(difference, tuple(hypotheses))
-        shown_zero = [name for name, answer in answers.items() if answer is True]
-        shown_nonzero = [name for name, answer in answers.items() if answer is False]
+        shown_zero, shown_nonzero, analysis = _procedures(difference, hypotheses)
         residual = difference
     else:
         gap = sympy.Add(rhs, sympy.Mul(sympy.S.NegativeOne, lhs, evaluate=False), evaluate=False)
@@ -417,8 +410,17 @@ def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool) -> Decisi
     verdict = numeric_certificate(
         lhs, rhs, relation, tuple(hypotheses), conditions, wanted_points, extra=8 if control else 0
     )
+    if relation == "<=" and not symbolic and analysis.zero is not None and verdict.kind != "differ":
+        rule, extra = _inequality_rules(lhs, rhs, tuple(hypotheses))
+        if rule:
+            symbolic, shown_zero = True, [rule]
+            conditions += [c for c in extra if c not in conditions]
+            if extra:  # the numeric certificate again, now knowing the rule's conditions
+                verdict = numeric_certificate(lhs, rhs, relation, tuple(hypotheses), conditions, wanted_points)
     stated = tuple(sympy.Unequality(c, 0, evaluate=False) for c in conditions)
-    wider = (not symbolic and verdict.kind != "differ") or (symbolic and stated and not verdict.counterexample)
+    wider = not quick and (
+        (not symbolic and verdict.kind != "differ") or (symbolic and stated and not verdict.counterexample)
+    )
     if wider:  # not proved (or only where the conditions hold): look wider, and with more digits
         sharper = numeric_certificate(
             lhs, rhs, relation, tuple(hypotheses), conditions, CONTROL_POINTS, extra=24, precisions=(400,)
@@ -466,6 +468,135 @@ def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool) -> Decisi
         )
     method = "+".join(shown_zero) + f"; intervals at {verdict.confirmed} point(s)"
     return Decision(True, sympy.S.Zero, method, conditions=stated, counterexample=verdict.counterexample)
+
+
+def _procedures(difference, hypotheses) -> tuple[list, list, Analysis]:
+    """Every procedure's answer on ``difference`` under ``hypotheses``: (shown zero by, shown nonzero by, the
+    normal form's analysis, for its conditions)."""
+    context = _Context(tuple(hypotheses))
+    token = _CONTEXT.set(context)
+    try:
+        answers = {name: procedure(difference) for name, procedure in PROCEDURES.items()}
+    finally:
+        _CONTEXT.reset(token)
+    analysis = context.analyses.get(id(difference), (None, None))[1] or analyse(difference, tuple(hypotheses))
+    shown_zero = [name for name, answer in answers.items() if answer is True]
+    shown_nonzero = [name for name, answer in answers.items() if answer is False]
+    return shown_zero, shown_nonzero, analysis
+
+
+def _inequality_rules(lhs, rhs, hypotheses: tuple) -> tuple[str | None, list]:
+    """``lhs <= rhs`` by one of two stated rules, when the rules of signs do not show it: (the rule, the
+    conditions it needs)."""
+    for rule in (_triangle, _termwise):
+        conditions = rule(lhs, rhs, hypotheses)
+        if conditions is not None:
+            return rule.__name__.strip("_"), conditions
+    return None, []
+
+
+def _bounded_by(term):
+    """``u`` with ``|u| <= term`` by the written form of ``term``: ``|u|``; ``c |a| |b| ...`` (``c >= 0``
+    rational) bounds ``|c a b ...|``; ``Sum(t, (j, a, b))`` bounds ``|Sum(u, (j, a, b))|`` when ``t`` bounds
+    ``|u|`` and ``b - a + 1 >= 0`` (the normal form refuses a symbolic sum whose count it cannot show
+    ``>= 0``, and the caller reads ``u``'s sums through it).  Else None."""
+    if isinstance(term, sympy.Abs):
+        return term.args[0]
+    if isinstance(term, sympy.Mul):
+        factors = []
+        for factor in term.args:
+            if isinstance(factor, sympy.Abs):
+                factors.append(factor.args[0])
+            elif isinstance(factor, sympy.Rational) and factor >= 0:
+                factors.append(factor)
+            else:
+                return None
+        return sympy.Mul(*factors, evaluate=False)
+    if isinstance(term, sympy.Sum) and len(term.limits) == 1:
+        inner = _bounded_by(term.function)
+        return None if inner is None else sympy.Sum(inner, term.limits[0])
+    return None
+
+
+def _triangle(lhs, rhs, hypotheses: tuple) -> list | None:
+    """Rule (the triangle inequality): ``|X| <= t_1 + ... + t_k`` when each written ``t_i`` bounds ``|u_i|``
+    (:func:`_bounded_by`) and the procedures show ``X - (+-u_1 +- ... +- u_k) = 0`` for some signs
+    (``|-u| = |u|``; at most 4 pieces).  The conditions of that equation are the rule's."""
+    if not isinstance(lhs, sympy.Abs):
+        return None
+    pieces = [_bounded_by(term) for term in sympy.Add.make_args(rhs)]
+    if any(piece is None for piece in pieces) or len(pieces) > 4:
+        return None
+    for piece in pieces:  # every sum's count must be shown >= 0, also for sums the equation cancels
+        for node in _walk(piece):
+            if isinstance(node, sympy.Sum) and not _count_shown(node.limits[-1], hypotheses):
+                return None
+    for signs in range(2 ** len(pieces)):
+        signed = [
+            piece if not (signs >> k) & 1 else sympy.Mul(sympy.S.NegativeOne, piece, evaluate=False)
+            for k, piece in enumerate(pieces)
+        ]
+        difference = difference_of(lhs.args[0], sympy.Add(*signed, evaluate=False))
+        shown_zero, shown_nonzero, analysis = _procedures(difference, hypotheses)
+        if shown_zero and not shown_nonzero and analysis.zero is not None:
+            return [written for written, _ in analysis.conditions]
+    return None
+
+
+def _count_shown(limit, hypotheses: tuple) -> bool:
+    """``b - a + 1 >= 0`` for the limit ``(j, a, b)``, decided by the kernel (both certificates)."""
+    _, low, high = limit
+    below = sympy.Add(low, sympy.S.NegativeOne, evaluate=False)
+    decision = _decide(below, high, "<=", hypotheses, False, quick=True)
+    return decision.proved and not decision.conditions
+
+
+def _sum_factor(side):
+    """``(c, Sum(f, (j, a, b)))`` for a term written ``c * Sum(...)`` with one sum of one limit; else None."""
+    if isinstance(side, sympy.Sum):
+        return sympy.S.One, side
+    if isinstance(side, sympy.Mul):
+        sums = [factor for factor in side.args if isinstance(factor, sympy.Sum)]
+        if len(sums) == 1:
+            rest = [factor for factor in side.args if factor is not sums[0]]
+            return sympy.Mul(*rest, evaluate=False), sums[0]
+    return None
+
+
+def _termwise(lhs, rhs, hypotheses: tuple) -> list | None:
+    """Rule (sums compare termwise): ``A + c Sum(f, (j, a, b)) <= A + c' Sum(g, (i, a, b))`` when
+    ``b - a + 1 >= 0`` and, for a fresh integer ``j0`` with ``a <= j0 <= b``, the kernel decides
+    ``c f(j0) <= c' g(j0)`` (both certificates, no conditions left).  The terms ``A`` are the written terms
+    the two sides share.  In that decision a term ``max_{a <= l <= b} e(l)`` (:class:`~..language.Largest`,
+    same limits) comes with the hypothesis ``e(j0) <= max_{a <= l <= b} e(l)``: the largest value is at least
+    each value."""
+    left, right = list(sympy.Add.make_args(lhs)), list(sympy.Add.make_args(rhs))
+    for term in list(left):
+        if term in right:
+            left.remove(term)
+            right.remove(term)
+    if len(left) != 1 or len(right) != 1:
+        return None
+    found_left, found_right = _sum_factor(left[0]), _sum_factor(right[0])
+    if found_left is None or found_right is None:
+        return None
+    (c, first), (c2, second) = found_left, found_right
+    if len(first.limits) != 1 or len(second.limits) != 1:
+        return None
+    (j, a, b), (i, a2, b2) = first.limits[0], second.limits[0]
+    if a != a2 or b != b2 or not _count_shown(first.limits[0], hypotheses):
+        return None
+    j0 = sympy.Dummy("j", integer=True)
+    f = sympy.Mul(c, instantiate(first.function, {j: j0}), evaluate=False)
+    g = sympy.Mul(c2, instantiate(second.function, {i: j0}), evaluate=False)
+    inside = (sympy.LessThan(a, j0, evaluate=False), sympy.LessThan(j0, b, evaluate=False))
+    largest = tuple(
+        sympy.LessThan(instantiate(node.body, {node.index: j0}), node, evaluate=False)
+        for node in {*_walk(f), *_walk(g)}
+        if isinstance(node, lang.Largest) and node.low == a and node.high == b
+    )
+    decision = _decide(f, g, "<=", (*hypotheses, *inside, *largest), False, quick=True)
+    return [] if decision.proved and not decision.conditions else None
 
 
 def _closed(lhs, rhs, verdict) -> bool:
@@ -620,6 +751,12 @@ def instantiate(expression, mapping: dict):
         inner = {k: v for k, v in mapping.items() if k not in bound}
         limits = [(i, instantiate(a, inner), instantiate(b, inner)) for i, a, b in expression.limits]
         return sympy.Sum(instantiate(expression.function, inner), *limits)
+    if isinstance(expression, lang.Largest):
+        inner = {k: v for k, v in mapping.items() if k != expression.index}
+        return lang.Largest(
+            instantiate(expression.body, inner),
+            (expression.index, instantiate(expression.low, mapping), instantiate(expression.high, mapping)),
+        )
     if isinstance(expression, (lang.BlockDiagonal, lang.Stacked)):
         inner = {k: v for k, v in mapping.items() if k != expression.index}
         return type(expression)(

@@ -607,8 +607,11 @@ class Translator:
             sign = "pos"
         if sign in ("pos", "neg") or depth > 1 or not self.facts:
             return sign
-        found = self._sign_from_facts({((g, 1),): self.field.one}, depth)
-        return _stronger(sign, found)
+        key = (g, depth, self.facts_version, len(self.facts))
+        memo = self.__dict__.setdefault("_gen_signs", {})
+        if key not in memo:
+            memo[key] = _stronger(sign, self._sign_from_facts({((g, 1),): self.field.one}, depth))
+        return memo[key]
 
     def _term_sign(self, mono: tuple, c: tuple, depth: int) -> str | None:
         q = self.field.as_rational(c)
@@ -664,12 +667,18 @@ class Translator:
         return _stronger(found, self._sign_from_facts(p, depth))
 
     def _sign_from_facts(self, p: dict, depth: int) -> str | None:
-        """A sign of ``p`` from one hypothesis ``f``: ``p - lam f`` (or ``p + lam f``) of known sign, ``lam > 0``."""
+        """A sign of ``p`` from one hypothesis ``f``: ``p - lam f`` (or ``p + lam f``) of known sign, ``lam > 0``
+        a rational or a monomial of known positive (for ``f != 0``: nonzero) or nonnegative sign."""
         best = None
         for _, f, kind in self.facts:
-            for lam in _ratios(self.field, p, f):
+            multipliers = self._monomial_multipliers(p, f, kind) if depth == 0 else []
+            for lam in [*_ratios(self.field, p, f), *multipliers]:
                 for direction in (1, -1):
-                    rest = padd(self.field, p, pscale(self.field, f, self.field.rational(-direction * lam)))
+                    if isinstance(lam, Fraction):
+                        scaled = pscale(self.field, f, self.field.rational(-direction * lam))
+                    else:
+                        scaled = pneg(self.field, self.pmul(f, lam)) if direction == 1 else self.pmul(f, lam)
+                    rest = padd(self.field, p, scaled)
                     sign = self.poly_sign(rest, depth + 1)
                     if kind == "nonzero":
                         if sign == "zero":
@@ -682,6 +691,30 @@ class Translator:
                     if best in ("pos", "neg"):
                         return best
         return best
+
+    def _monomial_multipliers(self, p: dict, f: dict, kind: str) -> list:
+        """``c m_p / m_f`` for terms ``c_p m_p`` of ``p`` and ``c_f m_f`` of ``f`` with ``m_f`` dividing ``m_p``,
+        ``c = |c_p / c_f|`` rational, and the quotient a monomial of a sign that keeps the fact's kind (positive
+        for ``>``; nonnegative for ``>=``; nonzero for ``!=``): ``|S| (M - D) >= 0`` from ``M - D >= 0``."""
+        found: list = []
+        for mono_p, c_p in p.items():
+            for mono_f, c_f in f.items():
+                have = dict(mono_p)
+                for g, e in mono_f:
+                    if not isinstance(e, int) or not isinstance(have.get(g), int) or have[g] < e:
+                        break
+                    have[g] -= e
+                else:
+                    quotient: tuple = tuple(sorted((g, e) for g, e in have.items() if e))
+                    a, b = self.field.as_rational(c_p), self.field.as_rational(c_f)
+                    if not quotient or a is None or not b or not a:
+                        continue
+                    sign = self._term_sign(quotient, self.field.one, 2)
+                    if sign == "pos" or (sign == "nonneg" and kind == "nonneg"):
+                        candidate = {quotient: self.field.rational(abs(a / b))}
+                        if candidate not in found:
+                            found.append(candidate)
+        return found[:3]
 
     def nonzero_poly(self, p: dict, depth: int = 0) -> bool:
         if not p:
@@ -1298,6 +1331,33 @@ class Translator:
             total = self.mul(total, self.power(self.var(self.apply(cls, domain, moved)), int(e), None))
         return total
 
+    def largest(self, expr, env: dict) -> Frac:
+        """``max_{a <= l <= b} f(l)``: an atom, real, nonnegative when ``f`` is; refused unless ``b >= a`` is
+        shown (the largest of no values is undefined) and ``f`` is real.  What the kernel knows of it beyond
+        that is the rule of :func:`.decide._termwise`: ``f(j) <= max`` for ``a <= j <= b``."""
+        a = self.integer_frac(self.scalar(expr.low, env), f"the lower limit {expr.low}")
+        b = self.integer_frac(self.scalar(expr.high, env), f"the upper limit {expr.high}")
+        if self.poly_sign(self.sub(b, a).num) not in ("pos", "nonneg", "zero"):
+            raise Refused(f"the largest of {_short(expr)}: the range is not shown to be nonempty")
+        self.opaque += 1
+        try:
+            with self.bound_index(a, b) as g:
+                depth = self.depth
+                body = self.scalar(expr.body, {**env, expr.index: self.var(g)})
+                if not self.real_poly(body.num) or (body.den and not self.real_poly(body.den)):
+                    raise Refused(f"the largest of values not shown real: {_short(expr)}")
+                sign = self.frac_sign(body)
+        finally:
+            self.opaque -= 1
+        g = self.gen(
+            ("largest", body.key(), (a.key(), b.key())),
+            kind="largest",
+            real=True,
+            sign="pos" if sign == "pos" else "nonneg" if sign in ("nonneg", "zero") else None,
+            bound=self._bound_of(body) - {depth} | self._bound_of(a) | self._bound_of(b),
+        )
+        return self.var(g)
+
     def named(self, expr, env: dict):
         definition = expr.definition
         inner = dict(env)
@@ -1871,6 +1931,7 @@ _SCALAR_BASES = [
     (sympy.core.numbers.Exp1, lambda t, e, env: t.exp(t.const(1))),
     (sympy.core.numbers.ImaginaryUnit, lambda t, e, env: t.coefficient(t.field.i)),
     (lang.NamedScalar, lambda t, e, env: t.named(e, env)),
+    (lang.Largest, lambda t, e, env: t.largest(e, env)),
     (sympy.matrices.expressions.matexpr.MatrixElement, _element),
     (AppliedUndef, _apply),
 ]

@@ -592,6 +592,8 @@ def _evaluate(expr, point: Point, env: dict):
         return _sum(expr, point, env)
     if isinstance(expr, sympy.Product):
         return _product(expr, point, env)
+    if isinstance(expr, lang.Largest):
+        return _largest(expr, point, env)
     if isinstance(expr, lang.NamedScalar):
         return _named(expr, point, env)
     if isinstance(expr, (sympy.Determinant, sympy.Trace)):
@@ -751,6 +753,26 @@ def _product(expr, point: Point, env: dict):
     for value in range(a, b + 1):
         total = mul(total, evaluate(inner, point, {**env, index: Fraction(value)}))
     return total
+
+
+def _largest(expr, point: Point, env: dict):
+    """The largest value, written out; an enclosure of it when the intervals cannot order two of them."""
+    a, b = _int(evaluate(expr.low, point, env)), _int(evaluate(expr.high, point, env))
+    if b < a:
+        raise Undefined("the largest of no values")
+    if b - a + 1 > MAX_TERMS:
+        raise Ambiguous("too many values to write out")
+    values = [evaluate(expr.body, point, {**env, expr.index: Fraction(k)}) for k in range(a, b + 1)]
+    best = values[0]
+    for v in values[1:]:
+        order = compare_real(v, best)
+        if order is None:
+            low = max(_real(x).a for x in values)
+            high = max(_real(x).b for x in values)
+            return (iv.mpf([low, high]), ZERO)
+        if order > 0:
+            best = v
+    return best
 
 
 def _named(expr, point: Point, env: dict):
