@@ -356,7 +356,7 @@ def test_a_false_identity_is_never_proved_even_with_its_conditions(lhs, rhs):
     decision = decide_equal(lhs, rhs, time_bound=5)
     if decision.proved:
         # a conditional proof must come with a condition that excludes every counterexample: the only
-        # cases here are the closed form of a geometric sum (x != 1) and tan * cot (sin, cos != 0)
+        # cases here are a quotient by x (x != 0) and tan * cot (sin, cos != 0)
         assert decision.conditions, decision
 
 

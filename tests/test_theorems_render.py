@@ -24,7 +24,7 @@ def test_statement_is_rendered_from_the_conclusions():
     for conclusion in theorem.conclusions:
         assert render.statement_latex([conclusion]) in text
     # the statement names the definitions; each is printed from the object the kernel unfolds
-    assert "\\langle \\mathrm{PE}(t), \\mathrm{PE}(k + t) \\rangle" in text
+    assert "\\langle \\mathrm{PE}(t), \\mathrm{PE}(t + k) \\rangle" in text  # as written, t + k
     assert "\\omega_{i} &= b^{- \\frac{2 i}{d}}" in text
 
 

@@ -114,6 +114,29 @@ class _Printer(LatexPrinter):
             tex = f"\\frac{{{tex}}}{{{joined(bottom)}}}"
         return f"- {tex}" if negative else tex
 
+    def _as_ordered_terms(self, expr, order=None):
+        # a sum in SymPy's canonical form prints sorted; a sum written unevaluated prints as written
+        if order is None and isinstance(expr, sympy.Add):
+            matrix = isinstance(expr, sympy.MatAdd)
+            canonical = sympy.MatAdd(*expr.args, evaluate=True) if matrix else sympy.Add(*expr.args)
+            if canonical.args != expr.args:
+                return list(expr.args)
+        terms = list(super()._as_ordered_terms(expr, order=order))
+        # a sum starts with a positive term when it has one: n - m, not -m + n
+        if order is None and terms and terms[0].could_extract_minus_sign():
+            first = next((term for term in terms if not term.could_extract_minus_sign()), None)
+            if first is not None:
+                terms.remove(first)
+                terms.insert(0, first)
+        return terms
+
+    def _print_Transpose(self, expr) -> str:
+        # a named matrix (T(k), Pi, A_j) is transposed without parentheses: T(k)^T, as textbooks write it
+        matrix = expr.arg
+        if getattr(type(matrix), "definition", None) is not None:
+            return f"{self._print(matrix)}^{{T}}"
+        return super()._print_Transpose(expr)
+
     def _needs_function_brackets(self, expr) -> bool:
         # sin k omega, sin omega (k + l) without brackets: a product of symbols, numbers and sums
         if not all(factor.is_Atom or isinstance(factor, sympy.Add) for factor in sympy.Mul.make_args(expr)):

@@ -78,7 +78,7 @@ def norm_constant() -> Theorem:
 @register("dot-relative", page=PAGE)
 def dot_relative() -> Theorem:
     f = OMEGA(INDEX)
-    goal = Conclusion(DOT(PE(t), PE(t + k)), pairs(cos(f * k)), over=(BASE, WIDTH, t, k))
+    goal = Conclusion(DOT(PE(t), PE(sympy.Add(t, k, evaluate=False))), pairs(cos(f * k)), over=(BASE, WIDTH, t, k))
     chain = Chain(
         goal.lhs,
         [
@@ -111,7 +111,11 @@ def dot_relative() -> Theorem:
 @register("dot-symmetric", page=PAGE)
 def dot_symmetric() -> Theorem:
     f = OMEGA(INDEX)
-    goal = Conclusion(DOT(PE(t), PE(t - k)), DOT(PE(t), PE(t + k)), over=(BASE, WIDTH, t, k))
+    goal = Conclusion(
+        DOT(PE(t), PE(sympy.Add(t, -k, evaluate=False))),
+        DOT(PE(t), PE(sympy.Add(t, k, evaluate=False))),
+        over=(BASE, WIDTH, t, k),
+    )
     chain = Chain(
         goal.lhs,
         [
@@ -145,7 +149,7 @@ def dot_symmetric() -> Theorem:
 @register("distance-relative", page=PAGE)
 def distance_relative() -> Theorem:
     f = OMEGA(INDEX)
-    gap = _difference(PE(t + k), PE(t))
+    gap = _difference(PE(sympy.Add(t, k, evaluate=False)), PE(t))
     goal = Conclusion(SQUARED_NORM(gap), 4 * pairs(sin(f * k / 2) ** 2), over=(BASE, WIDTH, t, k))
     chain = Chain(
         goal.lhs,

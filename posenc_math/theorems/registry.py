@@ -148,7 +148,7 @@ def verify_theorem(
     context: Callable[[str], Theorem] | None = None,
     witness_values: Mapping[str, float | str] | None = None,
 ) -> Result:
-    """:func:`posenc_math.theorems.core.verify_theorem`, resolving ``uses`` in the registry by default.
+    """``posenc_math.theorems.core.verify_theorem``, resolving ``uses`` in the registry by default.
 
     Examples
     --------

@@ -283,7 +283,7 @@ _h = indexed_function("h")
 _S = indexed_function("S")
 _l = sympy.Symbol("l", integer=True)
 #: The score's terms h_j (S_{j+1} - S_j), summed over the P pairs.
-_SCORE_SUM = Sum(_h(j_) * (_S(j_ + 1) - _S(j_)), (j_, 0, P_ - 1))
+_SCORE_SUM = Sum(sympy.Mul(_h(j_), _S(j_ + 1) - _S(j_), evaluate=False), (j_, 0, P_ - 1))
 #: The boundary term of summation by parts (0 when h_P = 0 and S_0 = 0).
 _BOUNDARY = _h(P_) * _S(P_) - _h(0) * _S(0)
 #: |boundary| as written (SymPy would take the sign out: |S_0 h_0 - S_P h_P|).
@@ -294,7 +294,7 @@ _LARGEST_STEP = Largest(Abs(_h(_l + 1) - _h(_l), evaluate=False), (_l, 0, P_ - 1
 
 def _moved(partial_at):
     """The sum summation by parts leaves, with ``S`` taken at ``partial_at(j)``."""
-    return Sum(_S(partial_at(j_)) * (_h(j_ + 1) - _h(j_)), (j_, 0, P_ - 1))
+    return Sum(sympy.Mul(_S(partial_at(j_)), _h(j_ + 1) - _h(j_), evaluate=False), (j_, 0, P_ - 1))
 
 
 @register("rope-long-term-decay", page=PAGE)
@@ -305,7 +305,9 @@ def rope_long_term_decay() -> Theorem:
         (P_,),
         where=r"$h_j, S_j$ any complex numbers",
     )
-    termwise = Sum(Abs(_S(j_ + 1)) * Abs(_h(j_ + 1) - _h(j_)), (j_, 0, P_ - 1))
+    termwise = Sum(
+        sympy.Mul(Abs(_S(j_ + 1)), Abs(_h(j_ + 1) - _h(j_), evaluate=False), evaluate=False), (j_, 0, P_ - 1)
+    )
     bound = Conclusion(
         Abs(_SCORE_SUM),
         _ABS_BOUNDARY + _LARGEST_STEP * Sum(Abs(_S(j_ + 1)), (j_, 0, P_ - 1)),

@@ -194,7 +194,7 @@ def _shift_block_parts(frequency):
 def shift_block() -> Theorem:
     start = MatMul(BLOCK(w * k), pair(w * t), evaluate=False)
     _, multiplied = _shift_block_parts(w)
-    goal = Conclusion(start, pair(w * (t + k)), over=(w, t, k))
+    goal = Conclusion(start, pair(w * sympy.Add(t, k, evaluate=False)), over=(w, t, k))
     chain = Chain(
         start,
         [
@@ -229,7 +229,9 @@ def shift_block() -> Theorem:
 
 @register("shift-full", page=PAGE)
 def shift_full() -> Theorem:
-    goal = Conclusion(MatMul(T(k), PE(t), evaluate=False), PE(t + k), over=(BASE, WIDTH, t, k))
+    goal = Conclusion(
+        MatMul(T(k), PE(t), evaluate=False), PE(sympy.Add(t, k, evaluate=False)), over=(BASE, WIDTH, t, k)
+    )
     pairs_turned = Stacked(
         INDEX, WIDTH / 2, MatMul(BLOCK(OMEGA(INDEX) * k), Matrix([sin(OMEGA(INDEX) * t), cos(OMEGA(INDEX) * t)]))
     )
@@ -253,7 +255,9 @@ def shift_full() -> Theorem:
             1e-12,
             licenses="posenc_math.encodings.translation_matrix",
         ),
-        negative_control=Conclusion(MatMul(T(k), PE(t), evaluate=False), PE(t - k), over=(BASE, WIDTH, t, k)),
+        negative_control=Conclusion(
+            MatMul(T(k), PE(t), evaluate=False), PE(sympy.Add(t, -k, evaluate=False)), over=(BASE, WIDTH, t, k)
+        ),
         scope="general",
         scope_note="symbolic in the base, the width d (every even d: d/2 pairs), the position and the offset",
         uses=("shift-block", "blockdiag-blockwise"),

@@ -952,6 +952,23 @@ def _battery() -> list:
     return [difference_of(a, b) for a, b in pairs]
 
 
+def _inequality_battery() -> list:
+    """Known-false inequalities ``lhs <= rhs`` of the shapes the inequality rules read."""
+    x, y = sympy.symbols("x y", real=True)
+    n = sympy.Symbol("n", integer=True)
+    m = sympy.Symbol("m", integer=True, positive=True)
+    j = sympy.Symbol("j", integer=True)
+    f = lang.undefined_function("f_test")
+    half = sympy.Rational(1, 2)
+    return [
+        (sympy.Abs(x + 2 * y), sympy.Abs(x) + sympy.Abs(y)),
+        (sympy.Abs(x + y), sympy.Abs(x) * sympy.Abs(y)),
+        (sympy.Abs(sympy.Sum(f(j), (j, 0, n))), sympy.Sum(sympy.Abs(f(j)), (j, 0, n))),
+        (sympy.Sum(sympy.Abs(f(j)), (j, 0, m - 1)), sympy.Sum(half * sympy.Abs(f(j)), (j, 0, m - 1))),
+        (sympy.Sum(sympy.Abs(f(j)), (j, 0, m)), sympy.Sum(sympy.Abs(f(j)), (j, 0, m - 1))),
+    ]
+
+
 _SELF_TEST: dict = {}
 
 
@@ -959,8 +976,9 @@ def self_test() -> list[str]:
     """Failures of the procedures on known-false identities (empty: the kernel passed).
 
     Every procedure in :data:`PROCEDURES` is asked about every difference;
-    an answer ``True`` ("shown zero") to any of them is a failure.  Cached
-    for the procedures as they are now.
+    an answer ``True`` ("shown zero") to any of them is a failure.  The
+    inequality rules (triangle, termwise) are asked about known-false
+    inequalities.  Cached for the procedures as they are now.
     """
     key = tuple((name, id(procedure)) for name, procedure in PROCEDURES.items())
     if key in _SELF_TEST:
@@ -982,6 +1000,15 @@ def self_test() -> list[str]:
                         failures.append(f"procedure {name!r} proved the false identity {_short(difference)} = 0")
             finally:
                 _CONTEXT.reset(token)
+        for lhs, rhs in _inequality_battery():
+            for rule in (_triangle, _termwise):
+                try:
+                    shown = rule(lhs, rhs, ()) is not None
+                except Exception as error:
+                    failures.append(f"rule {rule.__name__} crashed on {_short(lhs)} <= {_short(rhs)}: {error}")
+                    continue
+                if shown:
+                    failures.append(f"rule {rule.__name__} proved the false {_short(lhs)} <= {_short(rhs)}")
         return failures
 
     failures = bounded(run, 10 * TIME_BOUND, ["the self-test ran out of time"])
