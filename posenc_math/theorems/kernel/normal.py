@@ -662,8 +662,8 @@ class Translator:
             found = "neg" if "neg" in signs else "nonpos"
         elif len(signs) == 1 and signs[0] == "nonzero":
             found = "nonzero"
-        if found in ("pos", "neg") or depth > 1 or not self.facts:
-            return found
+        if found in ("pos", "neg") or depth > 1 or not self.facts or not self.real_poly(p):
+            return found  # the hypotheses are about real quantities: none decides the sign of a complex one
         return _stronger(found, self._sign_from_facts(p, depth))
 
     def _sign_from_facts(self, p: dict, depth: int) -> str | None:
@@ -1346,7 +1346,7 @@ class Translator:
                 body = self.scalar(expr.body, {**env, expr.index: self.var(g)})
                 if not self.real_poly(body.num) or (body.den and not self.real_poly(body.den)):
                     raise Refused(f"the largest of values not shown real: {_short(expr)}")
-                sign = self.frac_sign(body)
+                sign = self.poly_sign(body.num, 2) if not body.den else None  # declared signs only: cheap
         finally:
             self.opaque -= 1
         g = self.gen(
