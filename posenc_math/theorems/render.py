@@ -291,11 +291,18 @@ def domain_text(conclusions) -> str:
         # one formula per symbol: a phone breaks the line between them
         listed = ", ".join(f"${latex(symbol)}$" for symbol in symbols)
         if "matrix" in description or "column" in description:
-            parts.append(f"{listed} {'an' if description.startswith('$') else 'a'} {description}")
+            parts.append(f"{listed} {_article(description)} {description}")
         else:
             parts.append(f"{description} {listed}")
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return "for every " + text
+
+
+def _article(description: str) -> str:
+    """``a`` or ``an`` as the description is read aloud: an $n \\times n$ matrix, a $w \\times w$ matrix."""
+    text = description.lstrip("$")
+    first = text[:1].lower()
+    return "an" if first in "aefhilmnorsx8" and first else "a"
 
 
 def definitions(expressions) -> list[Definition]:
