@@ -141,6 +141,23 @@ def test_a_sum_over_a_count_not_shown_integer_is_refused():
     assert not decision.proved and "integer" in decision.method
 
 
+@pytest.mark.parametrize(
+    "lhs, rhs, proved",
+    [
+        (sympy.floor(n / 2) + sympy.floor((n + 1) / 2), n, True),  # Hermite's identity, by the residue of n mod 2
+        (sympy.floor(n / 3) + sympy.floor((n + 1) / 3) + sympy.floor((n + 2) / 3), n, True),
+        (sympy.Mod(3 * n + 1, 3), 1, True),
+        (sympy.floor(n / 2) + sympy.floor((n + 1) / 2), n + 1, False),
+        (sympy.floor(n * m / 2), n * m / 2, False),
+        (sympy.floor(x / 2) + sympy.floor((x + 1) / 2), x, False),  # x real: no residues
+    ],
+)
+def test_floors_of_integers_by_residues(lhs, rhs, proved):
+    decision = decide_equal(lhs, rhs)
+    assert decision.proved is proved, decision.method
+    assert proved or decision.method == "counterexample"
+
+
 def test_summation_by_parts_for_every_count():
     """Sums of arbitrary functions at ``j + c`` meet over one canonical range, so Abel's identity holds for a
     symbolic number of terms, and a shifted copy with one end wrong is refuted."""

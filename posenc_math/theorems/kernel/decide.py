@@ -39,7 +39,7 @@ from sympy.matrices.expressions.matexpr import MatrixExpr
 from .. import language as lang
 from . import matrices, numeric
 from .bound import TIME_BOUND, bounded
-from .normal import NeedSplit, Refused, Translator, _short, _walk, field_for
+from .normal import NeedResidue, NeedSplit, Refused, Translator, _short, _walk, declared_domain, field_for
 
 __all__ = [
     "MIN_POINTS",
@@ -142,10 +142,12 @@ def _negation(relational):
     raise Refused(f"cannot split on {relational}")
 
 
-def analyse(expression, hypotheses: tuple = (), *, depth: int = 0) -> Analysis:
-    """Translate ``expression`` (a difference, or a gap) under ``hypotheses``, splitting cases as branches need."""
+def analyse(expression, hypotheses: tuple = (), *, depth: int = 0, residues: dict | None = None) -> Analysis:
+    """Translate ``expression`` (a difference, or a gap) under ``hypotheses``, splitting cases as branches need
+    (a relational and its negation; an integer symbol's residues modulo D)."""
     field_ = field_for(expression, *hypotheses)
     translator = Translator(field_, matrices)
+    translator.residues = dict(residues or {})
     try:
         _split_facts(translator, [h for h in hypotheses if not isinstance(h, sympy.Equality)])
         if any(isinstance(h, sympy.Equality) for h in hypotheses):
@@ -156,13 +158,26 @@ def analyse(expression, hypotheses: tuple = (), *, depth: int = 0) -> Analysis:
             return Analysis(zero, list(translator.conditions), matrix=True)
         value = translator.scalar(expression, {})
         return Analysis(not value.num, list(translator.conditions), value=value, translator=translator)
-    except NeedSplit as split:
+    except (NeedSplit, NeedResidue) as split:
         if depth > 6:
             return Analysis(None, [], "refused: too many cases")
-        cases = [
-            analyse(expression, (*hypotheses, split.relational), depth=depth + 1),
-            analyse(expression, (*hypotheses, _negation(split.relational)), depth=depth + 1),
-        ]
+        if isinstance(split, NeedResidue):
+            if split.symbol in translator.residues or declared_domain(split.symbol).kind != "integer":
+                return Analysis(None, [], "refused: a residue split that does not apply")
+            cases = [
+                analyse(
+                    expression,
+                    hypotheses,
+                    depth=depth + 1,
+                    residues={**translator.residues, split.symbol: (split.modulus, r)},
+                )
+                for r in range(split.modulus)
+            ]
+        else:
+            cases = [
+                analyse(expression, (*hypotheses, split.relational), depth=depth + 1, residues=residues),
+                analyse(expression, (*hypotheses, _negation(split.relational)), depth=depth + 1, residues=residues),
+            ]
         if any(case.zero is None for case in cases):
             return Analysis(None, [], next(case.reason for case in cases if case.zero is None))
         return Analysis(
@@ -940,6 +955,7 @@ def _battery() -> list:
         (sympy.Sum(1, (j, 0, d / 2 - 1)), d),
         (sympy.Abs(x), x),
         (sympy.floor(x / 2), x / 2),
+        (sympy.floor(j / 2) + sympy.floor((j + 1) / 2), j + 1),
         (u ** sympy.Rational(1, 3), u / 3),
         (f(j + 1), f(j)),
         (sympy.Mul(X, Y), sympy.Mul(Y, X)),

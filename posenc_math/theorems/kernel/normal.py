@@ -73,6 +73,14 @@ class Refused(Exception):
     """The expression is outside what the kernel reads (the reason says what)."""
 
 
+class NeedResidue(Exception):
+    """A floor depends on an integer symbol's residue modulo ``modulus``: decide each residue in turn."""
+
+    def __init__(self, symbol, modulus: int):
+        super().__init__(f"{symbol} mod {modulus}")
+        self.symbol, self.modulus = symbol, modulus
+
+
 class NeedSplit(Exception):
     """A branch condition is undecided: decide both cases (``relational`` true, then false)."""
 
@@ -253,6 +261,8 @@ class Translator:
         self.one = {ONE_MONO: field_.one}
         self.matrix_atoms: dict = {}
         self.pi: int = self.gen(("pi",), kind="pi", real=True, sign="pos", nonzero=True)
+        #: symbol -> (D, r): in this case the integer symbol is D q + r, q an integer (see :class:`NeedResidue`)
+        self.residues: dict = {}
 
     # -- generators and constructors ---------------------------------------
     def gen(self, key: tuple, **info) -> int:
@@ -837,6 +847,11 @@ class Translator:
 
     def symbol(self, s) -> Frac:
         domain = declared_domain(s)
+        if s in self.residues:  # every integer is D q + r for one r in 0 .. D - 1 and an integer q
+            modulus, residue = self.residues[s]
+            sign = {"pos": "nonneg", "nonneg": "nonneg", "neg": "neg"}.get(domain.sign or "")
+            q = self.gen(("residue", s, modulus), kind="residue", real=True, integer=True, sign=sign)
+            return self.add(self.scale(self.var(q), self.field.rational(modulus)), self.const(residue))
         if domain.parity:  # d even is 2h, n odd is 2h + 1, with h an integer
             if domain.parity == "even":
                 sign = domain.sign
@@ -1464,6 +1479,7 @@ class Translator:
         if list(rest.num) == [ONE_MONO] and not rest.den:
             q = self.field.exact(rest.num[ONE_MONO])
             return self.add(whole, self.const(math.ceil(q) if ceiling else math.floor(q)))
+        self._split_residues(rest)
         g = self.gen(
             ("ceiling" if ceiling else "floor", rest.key()),
             kind="floor",
@@ -1472,6 +1488,27 @@ class Translator:
             bound=self._bound_of(rest),
         )
         return self.add(whole, self.var(g))
+
+    def _split_residues(self, rest: Frac) -> None:
+        """Raise :class:`NeedResidue` when ``rest`` is a polynomial with rational coefficients in free integer
+        symbols (no parity declared) whose denominators divide ``D <= 12``: with each symbol written
+        ``D q + r``, the floor of ``rest`` is exact in every case."""
+        if rest.den or self.depth or self.opaque:
+            return
+        modulus, candidates = 1, []
+        for mono, c in rest.num.items():
+            q = self.field.as_rational(c)
+            if q is None:
+                return
+            modulus = math.lcm(modulus, q.denominator)
+            for g, e in mono:
+                gen = self.gens[g]
+                if not isinstance(e, int) or e < 0 or not gen.integer or gen.kind not in ("symbol", "residue"):
+                    return
+                if gen.key[0] == "symbol" and gen.key[1] not in candidates:
+                    candidates.append(gen.key[1])
+        if 1 < modulus <= 12 and candidates:
+            raise NeedResidue(candidates[0], modulus)
 
     # -- matrices ----------------------------------------------------------------------
     #: The reader of matrix expressions (:mod:`.matrices`, given by whoever makes the translator: the
