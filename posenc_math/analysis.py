@@ -581,7 +581,8 @@ def rope_mean_scores(
     >>> bool(abs(mean[0] - 8) < 1)
     True
     """
-    from .encodings.rope import rope_frequencies, rope_relative_scores
+    from .encodings.rope_analysis import rope_relative_scores
+    from .encodings.rope_scaling import rope_frequencies
 
     dim = _even_dim(dim)
     n_samples = check_int("n_samples", n_samples, minimum=1)

@@ -11,16 +11,9 @@ from .learned import (
 )
 from .relative import relative_positions, shaw_clip, t5_bucket
 from .relative_attention import deberta_relative_index, deberta_scores, transformer_xl_scores
-from .rope import (
-    extension_frequencies,
-    interleaved_to_half,
-    ntk_aware_base,
-    rope,
-    rope_cos_sin,
-    rope_decay_bound,
-    rope_frequencies,
-    rope_relative_scores,
-)
+from .rope import interleaved_to_half, rope, rope_cos_sin
+from .rope_analysis import rope_decay_bound, rope_relative_scores
+from .rope_scaling import extension_frequencies, ntk_aware_base, rope_frequencies
 from .rope_variants import (
     axial_positions,
     axial_rope,

@@ -108,7 +108,7 @@ def mrope(x, positions, sections, *, base=10000.0, inv_freq=None, attention_fact
         ``inv_freq`` is given.
     inv_freq : array_like, optional
         Shape ``(dim // 2,)``, e.g. the first result of
-        :func:`rope_frequencies`.
+        :func:`~posenc_math.rope_frequencies`.
     attention_factor : float, default 1.0
         Multiplies cos and sin, as transformers does.
 

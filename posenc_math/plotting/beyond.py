@@ -16,7 +16,8 @@ from numpy.typing import ArrayLike
 from .._validate import check_int
 from ..encodings.alibi import alibi_bias, alibi_slopes
 from ..encodings.relative import relative_positions, shaw_clip, t5_bucket
-from ..encodings.rope import extension_frequencies, rope_decay_bound, rope_relative_scores
+from ..encodings.rope_analysis import rope_decay_bound, rope_relative_scores
+from ..encodings.rope_scaling import extension_frequencies
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -264,7 +265,7 @@ def yarn_ramp_plot(dim, *, base, factor, original_max_position_embeddings, beta_
     """
     import matplotlib.pyplot as plt
 
-    from ..encodings.rope import rope_frequencies
+    from ..encodings.rope_scaling import rope_frequencies
     from ..witnesses.context_extension import yarn_ramp_exact
 
     if not factor > 1:

@@ -110,7 +110,7 @@ def rope_relative() -> Theorem:
             "rope_relative_scores, vs the 40-digit pair formula; error / (|q||k|); d = 8, 64, 128, both layouts",
             numeric.rope_relative,
             1e-14,
-            licenses="posenc_math.encodings.rope",
+            licenses="posenc_math.encodings.rope_analysis",
         ),
         negative_control=Conclusion(
             score, MatMul(q.T, rope_rotation((m_ - n_) * w), k, evaluate=False), (q0, q1, k0, k1, m_, n_, w)
