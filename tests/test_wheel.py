@@ -68,6 +68,84 @@ def venv(wheel, tmp_path_factory) -> Path:
     return python.parent
 
 
+@pytest.fixture(scope="module")
+def venv_with_extras(wheel, tmp_path_factory) -> Path:
+    """The bin/ directory of a second bare venv with the wheel, seeing every
+    package of this environment (the extras: matplotlib, safetensors, ...)
+    through a ``.pth`` file, but not the checkout: the package is the wheel's."""
+    tmp = tmp_path_factory.mktemp("venv-extras")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp / "venv")], check=True)
+    python = tmp / "venv" / "bin" / "python"
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q", str(wheel)],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    here = sysconfig.get_paths()["purelib"]
+    (Path(purelib) / "posenc-extras.pth").write_text(f"{here}\n", encoding="utf-8")
+    return python.parent
+
+
+#: Imports each module named on the command line; prints one line per module: OK, or the error's last line.
+IMPORT_EACH = """
+import importlib, sys
+for name in sys.argv[1:]:
+    try:
+        importlib.import_module(name)
+        print(name, "OK")
+    except Exception as error:
+        print(name, type(error).__name__, str(error).splitlines()[-1] if str(error) else "")
+"""
+
+
+def shipped_modules(wheel: Path) -> list[str]:
+    """Every Python module in the wheel, as an import name."""
+    names = [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".py")]
+    modules = [n[: -len(".py")].replace("/", ".").removesuffix(".__init__") for n in names]
+    return sorted(m for m in modules if not m.endswith("__main__"))
+
+
+def test_the_wheel_holds_the_library_alone(wheel):
+    """No Sphinx extension, notebook executor or benchmark: those are the docs' own (tools/)."""
+    modules = shipped_modules(wheel)
+    assert "posenc_math" in modules and "posenc_math.theorems.core" in modules
+    assert all(m == "posenc_math" or m.startswith("posenc_math.") for m in modules), modules
+    unwanted = [m for m in modules if any(word in m for word in ("sphinx", "kernel_", "notebook", "bench"))]
+    assert not unwanted, unwanted
+
+
+def test_every_shipped_module_imports_from_the_wheel(wheel, venv_with_extras, tmp_path):
+    """With the optional extras present (and no Sphinx needed), every module of the wheel imports."""
+    run = run_in(venv_with_extras, tmp_path, "python", "-c", IMPORT_EACH, *shipped_modules(wheel))
+    assert run.returncode == 0, run.stderr[-2000:]
+    failed = [line for line in run.stdout.splitlines() if not line.endswith(" OK")]
+    assert not failed, failed
+    assert len(run.stdout.splitlines()) == len(shipped_modules(wheel))
+    where = run_in(venv_with_extras, tmp_path, "python", "-c", "import posenc_math; print(posenc_math.__file__)")
+    assert str(ROOT) not in where.stdout, "the modules must come from the wheel, not the checkout"
+
+
+def test_without_extras_every_module_imports_or_names_its_extra(wheel, venv, tmp_path):
+    """``pip install`` of the wheel alone (numpy, SymPy, mpmath): every module imports, except
+    those of an optional extra, which say which extra to install."""
+    run = run_in(venv, tmp_path, "python", "-c", IMPORT_EACH, *shipped_modules(wheel))
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = run.stdout.splitlines()
+    assert len(lines) == len(shipped_modules(wheel))
+    for line in lines:
+        if not line.endswith(" OK"):
+            assert re.search(r"install posenc-math\[(plot|pretrained|precision)\]", line), line
+    imported = {line.split()[0] for line in lines if line.endswith(" OK")}
+    assert {"posenc_math", "posenc_math.theorems", "posenc_math.theorems.core", "posenc_math.witnesses"} <= imported
+
+
 def run_in(venv: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([str(venv / args[0]), *args[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=600)
 
@@ -90,8 +168,6 @@ def test_installed_package_is_the_wheel_not_the_checkout(venv, tmp_path):
 
 
 def test_version(venv, tmp_path):
-    if "--version" not in (ROOT / "posenc_math" / "cli.py").read_text(encoding="utf-8"):
-        pytest.skip("posenc-math --version is added on branch wt-robust13 (issue 13): not merged here yet")
     run = run_in(venv, tmp_path, "posenc-math", "--version")
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == f"posenc-math {posenc_math.__version__}"
@@ -132,13 +208,13 @@ def test_install_instructions_name_only_a_checkout_or_a_wheel():
 
 
 def test_bench_runs_the_library_sections_from_the_wheel(venv, tmp_path):
-    """``python -m posenc_math.bench`` from the wheel runs the library's sections and says what the site
+    """``python tools/bench.py`` with the wheel's Python runs the library's sections and says what the site
     sections need, without a traceback; its speed bars are not checked here (the machine is shared), so
     the exit status may be 1 when a bar is missed, never a crash."""
     where = run_in(venv, tmp_path, "python", "-c", "import posenc_math; print(posenc_math.__file__)")
     assert where.returncode == 0, where.stderr
     assert str(ROOT) not in where.stdout, "the bench must run from the wheel, not the checkout"
-    run = run_in(venv, tmp_path, "python", "-m", "posenc_math.bench")
+    run = run_in(venv, tmp_path, "python", str(ROOT / "tools" / "bench.py"))
     assert run.returncode in (0, 1) and "Traceback" not in run.stderr, run.stderr[-3000:]
     assert "[tables]" in run.stdout and "[verify]" in run.stdout
     assert "theorems verified / registered" in run.stdout

@@ -10,9 +10,9 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from posenc_docs.reader import NOTEBOOK_DIR, PDF_NAME, is_notebook
 
 import posenc_math
-from posenc_math.sphinx_reader import NOTEBOOK_DIR, PDF_NAME, is_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 PDF = ROOT / "_build" / "latex" / PDF_NAME

@@ -1,12 +1,12 @@
 """Sphinx extension for the posenc-math site: accessible HTML, repeatable output.
 
-Enable with ``extensions = [..., "posenc_math.sphinx_site"]`` (conf.py does).
+Enable with ``extensions = [..., "posenc_docs.site_html"]`` (conf.py does).
 It holds no settings and no content; it changes how pages are written:
 
 - **Accessible HTML** (checked by axe-core in ``tests/site``):
   :class:`AccessibleHTMLTranslator` adds the ARIA that Sphinx's HTML lacks.
 - **The same pages from a clean and from an incremental build** (checked by
-  ``tests/site/test_reproducible.py`` and ``tests/test_sphinx_site.py``):
+  ``tests/site/test_reproducible.py`` and ``tests/docs/test_site_html.py``):
   a build that changes anything writes every page with a search index built
   afresh; a build that changes nothing writes no page and keeps the search
   index as it was.  That covers each way an incremental build went stale:
@@ -136,7 +136,7 @@ def note_changes(
 #: build's when pages are not rewritten: ``IndexBuilder.load`` does not read
 #: back the ``indexentries`` of the old ``searchindex.js``, so a no-op rebuild
 #: writes ``"indexentries": {}`` (Sphinx 9.0; checked by
-#: tests/test_sphinx_site.py, which also fails once a newer Sphinx needs the
+#: tests/docs/test_site_html.py, which also fails once a newer Sphinx needs the
 #: workaround no more).
 KEEP_UNCHANGED_SEARCH_INDEX = sphinx.version_info[:2] <= (9, 0)
 
@@ -226,7 +226,7 @@ def parallel_proof_domain() -> type | None:
     else, so there is nothing more to merge.  Registered with Sphinx's
     ``add_domain(..., override=True)``; once a sphinx-proof release
     implements the method itself, this is not used
-    (``tests/test_sphinx_site.py`` checks both).
+    (``tests/docs/test_site_html.py`` checks both).
     """
     from sphinx_proof.domain import ProofDomain
 

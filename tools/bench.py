@@ -1,10 +1,10 @@
 """``make bench``: speed as ratios measured in one run, plus accuracy.
 
-Run with ``python -m posenc_math.bench [SECTION ...]``: the library's own
-sections, which need only the installed package.  The site sections (a clean
-and a no-op build of the site, the site in Chromium) need a source checkout
-and the test extra; they are ``tools/bench_site.py``, and ``make bench`` runs
-both.
+Run from a source checkout with ``python tools/bench.py [SECTION ...]``: the
+library's own sections, which need only the installed package (any install:
+the checkout's ``.venv`` or a wheel).  The site sections (builds of the site,
+the site in Chromium) need the test extra; they are ``tools/bench_site.py``,
+and ``make bench`` runs both.
 
 Machines here are shared and noisy, so every figure that matters is a
 *ratio* of two timings taken in the same run (best of several repeats),
@@ -252,8 +252,8 @@ def run(sections: dict[str, Callable[[], Rows]], names: list[str]) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m posenc_math.bench``: the library sections; exit status 1 if a bar is missed."""
-    parser = argparse.ArgumentParser(prog="python -m posenc_math.bench", description=(__doc__ or "").split("\n")[0])
+    """``python tools/bench.py``: the library sections; exit status 1 if a bar is missed."""
+    parser = argparse.ArgumentParser(prog="python tools/bench.py", description=(__doc__ or "").split("\n")[0])
     parser.add_argument("sections", nargs="*", help=f"sections to run (default: all of {', '.join(SECTIONS)})")
     args = parser.parse_args(argv)
     unknown = [name for name in args.sections if name not in SECTIONS]

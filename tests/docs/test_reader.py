@@ -1,17 +1,16 @@
-"""posenc_math.sphinx_reader on a two-page project, in process (sphinx.testing's
+"""posenc_docs.reader on a two-page project, in process (sphinx.testing's
 ``make_app``; notebooks are not executed)."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
 
 CONF = """
-extensions = ["myst_nb", "sphinx_proof", "posenc_math.sphinx_reader"]
+extensions = ["myst_nb", "sphinx_proof", "posenc_docs.reader"]
 project = "demo"
 release = version = "9.9.9"
 html_baseurl = "https://example.org/site/"
@@ -178,7 +177,7 @@ def with_codeautolink(project: Path, api_extra: str = "") -> None:
     ``api_extra``), and a code cell in the notebook page that calls it."""
     without_theorem(project)
     conf = (project / "conf.py").read_text(encoding="utf-8")
-    conf = conf.replace('"posenc_math.sphinx_reader"]', '"posenc_math.sphinx_reader", "sphinx_codeautolink"]')
+    conf = conf.replace('"posenc_docs.reader"]', '"posenc_docs.reader", "sphinx_codeautolink"]')
     (project / "conf.py").write_text(conf + "codeautolink_concat_default = True\n", encoding="utf-8")
     entry = "```{py:function} posenc_math._extras.install_hint(extra)\n\nA documented function.\n```\n"
     (project / "api.md").write_text("# API\n\n" + entry + api_extra, encoding="utf-8")
@@ -201,72 +200,3 @@ def test_code_links_survive_a_rewrite_without_a_read(make_app, project):
     html = (app.outdir / "nb.html").read_text(encoding="utf-8")
     assert 'href="posenc-math.pdf"' in html, "the page was not written again"
     assert link in html, "the rewritten page lost its links into the API"
-
-
-def test_codeautolink_leaves_pages_without_links_as_sphinx_wrote_them(make_app, project):
-    """A page whose code links nothing (here: skipped with ``autolink-skip``,
-    as docs/api.md is) is not read back and written again by sphinx-codeautolink,
-    which costs seconds on the API page; a page with a link still gets it."""
-    skipped = "```{autolink-skip} file\n```\n\n```python\nfrom posenc_math._extras import install_hint\n```\n"
-    with_codeautolink(project, api_extra="\n" + skipped)
-    app = build(make_app, project)
-    linked, skipped_html = ((app.outdir / page).read_text(encoding="utf-8") for page in ("nb.html", "api.html"))
-    assert INSTALL_HINT_LINK in linked
-    # BeautifulSoup writes <meta charset="utf-8"/>; Sphinx writes <meta charset="utf-8" />
-    assert '<meta charset="utf-8"/>' in linked, "codeautolink no longer rewrites pages: this test needs a new sign"
-    assert '<meta charset="utf-8" />' in skipped_html and "sphinx-codeautolink-a" not in skipped_html
-
-
-def with_two_linked_pages(project: Path) -> None:
-    """:func:`with_codeautolink`, and a second notebook page (``nb2``) with the same linked code."""
-    with_codeautolink(project)
-    text = (project / "nb.md").read_text(encoding="utf-8")
-    (project / "nb2.md").write_text(text.replace("(page-nb)=", "(page-nb2)=").replace("# A notebook", "# Two"))
-    (project / "index.md").write_text(INDEX.replace("nb\n", "nb\nnb2\napi\n"), encoding="utf-8")
-
-
-def test_codeautolink_links_about_half_the_pages_in_a_forked_process(make_app, project, monkeypatch, tmp_path):
-    """The pages with links are split between codeautolink itself and a
-    forked process; every page gets its links, and what the forked process
-    warns reaches the build."""
-    from sphinx.util import logging
-    from sphinx_codeautolink import extension
-    from sphinx_codeautolink.extension import block
-
-    with_two_linked_pages(project)
-    record = tmp_path / "linked.txt"
-    link_html = block.link_html
-
-    def recording(document, *args, **kwargs):
-        link_html(document, *args, **kwargs)
-        with record.open("a", encoding="utf-8") as lines:
-            lines.write(f"{document} {os.getpid()}\n")
-        logging.getLogger(__name__).warning("linked %s", document)
-
-    monkeypatch.setattr(block, "link_html", recording)
-    monkeypatch.setattr(extension, "link_html", recording)
-    app = make_app("html", srcdir=project, freshenv=False)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    linked_in = dict(line.split() for line in record.read_text(encoding="utf-8").splitlines())
-    assert set(linked_in) == {"nb", "nb2"}
-    assert sorted(int(pid) == os.getpid() for pid in linked_in.values()) == [False, True]
-    warnings = app.warning.getvalue()
-    assert re.search(r"linked nb\b", warnings) and re.search(r"linked nb2\b", warnings), warnings
-    for page in ("nb.html", "nb2.html"):
-        assert INSTALL_HINT_LINK in (app.outdir / page).read_text(encoding="utf-8"), page
-
-
-def test_when_no_process_can_be_forked_codeautolink_links_every_page_itself(make_app, project, monkeypatch):
-    import multiprocessing.context
-
-    def refuse(self):
-        raise OSError("Resource temporarily unavailable")
-
-    monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refuse)
-    with_two_linked_pages(project)
-    app = build(make_app, project)
-    for page in ("nb.html", "nb2.html"):
-        assert INSTALL_HINT_LINK in (app.outdir / page).read_text(encoding="utf-8"), page

@@ -1,4 +1,4 @@
-"""posenc_math.sphinx_site, on the small site tests/roots/test-site, in process
+"""posenc_docs.site_html, on the small site tests/docs/roots/test-site, in process
 (sphinx.testing's ``make_app``; no subprocess, no notebook)."""
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from posenc_math import sphinx_site
+from posenc_docs import site_html
 
 ROOTS = Path(__file__).parent / "roots"
 
@@ -87,13 +86,13 @@ def test_noop_rebuild_keeps_the_search_index_of_a_clean_build(make_app, site):
     assert again == clean
 
 
-@pytest.mark.skipif(not sphinx_site.KEEP_UNCHANGED_SEARCH_INDEX, reason="this Sphinx keeps the index by itself")
+@pytest.mark.skipif(not site_html.KEEP_UNCHANGED_SEARCH_INDEX, reason="this Sphinx keeps the index by itself")
 def test_the_search_index_workaround_is_still_needed(make_app, site, monkeypatch):
     """Without the workaround, this Sphinx loses the index entries of pages a
     rebuild does not rewrite.  When this fails, Sphinx has fixed it: narrow
     KEEP_UNCHANGED_SEARCH_INDEX's version guard."""
     clean = search_index(build(make_app, site))
-    monkeypatch.setattr(sphinx_site, "KEEP_UNCHANGED_SEARCH_INDEX", False)
+    monkeypatch.setattr(site_html, "KEEP_UNCHANGED_SEARCH_INDEX", False)
     again = search_index(build(make_app, site))
     assert clean["indexentries"] and not again["indexentries"]
 
@@ -132,8 +131,7 @@ def test_other_builders_are_left_alone(make_app, site):
 def test_repeated_ids_are_numbered_in_document_order():
     from docutils import nodes
     from docutils.utils import new_document
-
-    from posenc_math.sphinx_site import number_repeated_ids
+    from posenc_docs.site_html import number_repeated_ids
 
     document = new_document("page")
     for _ in range(3):
@@ -166,7 +164,7 @@ def _with_theorem_pages(source: Path, count: int = 6) -> Path:
 
 
 def test_pages_read_in_parallel_give_the_same_site(make_app, site, tmp_path):
-    """``sphinx-build -j``: sphinx-proof's domain merges (sphinx_site.parallel_proof_domain),
+    """``sphinx-build -j``: sphinx-proof's domain merges (site_html.parallel_proof_domain),
     and the pages, theorem numbers and references included, are the serial build's."""
     _with_theorem_pages(site)
     twin = tmp_path / "twin"
@@ -185,6 +183,6 @@ def test_the_parallel_proof_domain_is_still_needed():
     returns None and registers nothing, and it can go."""
     from sphinx_proof.domain import ProofDomain
 
-    domain = sphinx_site.parallel_proof_domain()
+    domain = site_html.parallel_proof_domain()
     assert domain is not None and issubclass(domain, ProofDomain)
     assert "merge_domaindata" not in vars(ProofDomain)

@@ -1,13 +1,17 @@
-"""posenc_math.sphinxext: a theorem that does not verify stops the build."""
+"""posenc_docs.theorem_pages: a theorem that does not verify stops the build."""
 
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
-CONF = """
-extensions = ["myst_parser", "sphinx_proof", "posenc_math.sphinxext"]
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+CONF = f"""
+import sys
+sys.path.insert(0, {str(TOOLS)!r})
+extensions = ["myst_parser", "sphinx_proof", "posenc_docs.theorem_pages"]
 myst_enable_extensions = ["dollarmath", "colon_fence"]
 """
 
@@ -88,28 +92,56 @@ def test_theorem_pages_are_reread_when_the_library_changes(tmp_path):
     """Proofs are re-checked after a library change, not on a no-op rebuild."""
     from types import SimpleNamespace
 
-    from posenc_math import sphinxext
+    from posenc_docs import theorem_pages
 
     (tmp_path / "proofs.md").write_text("```{posenc-theorem} shift-block\n```\n")
     (tmp_path / "prose.md").write_text("# No theorem here\n")
     env = SimpleNamespace(found_docs={"proofs", "prose"}, doc2path=lambda name: tmp_path / f"{name}.md")
-    assert sphinxext._reread_proofs(None, env, set(), set(), set()) == ["proofs"]  # first build
-    assert sphinxext._reread_proofs(None, env, set(), set(), set()) == []  # nothing changed
+    assert theorem_pages._reread_proofs(None, env, set(), set(), set()) == ["proofs"]  # first build
+    assert theorem_pages._reread_proofs(None, env, set(), set(), set()) == []  # nothing changed
     env.posenc_library_digest = "digest of an older library"
-    assert sphinxext._reread_proofs(None, env, set(), set(), set()) == ["proofs"]
+    assert theorem_pages._reread_proofs(None, env, set(), set(), set()) == ["proofs"]
 
 
-def test_theorems_prepared_in_parallel_are_what_the_directive_renders():
-    """The build checks and renders the theorems of the pages it reads in forked processes first
-    (sphinxext._prepare); the directive then shows that text, so it must be exactly its own."""
-    from posenc_math import sphinxext, theorems
-    from posenc_math.theorems import render
+def test_theorems_are_checked_before_the_pages_are_read(monkeypatch):
+    """Before reading, the theorems of the pages about to be read are checked on every core, once,
+    and remembered for the directives (posenc_math.theorems.verify with remember=True)."""
+    from posenc_docs import theorem_pages
 
-    pages = {"translation", "properties"}
-    sphinxext._prepare(None, None, sorted(pages))
-    wanted = {theorem_id for theorem_id in theorems.ids() if theorems.page_of(theorem_id) in pages}
-    assert set(sphinxext._RENDERED) == wanted and len(wanted) >= 4
-    for theorem_id, text in sphinxext._RENDERED.items():
-        assert text == render.theorem_myst(theorems.get(theorem_id), theorems.verify_one(theorem_id))
-    sphinxext._prepare(None, None, ["index"])  # a page without theorems: nothing prepared, nothing stale
-    assert sphinxext._RENDERED == {}
+    from posenc_math import theorems
+
+    calls = []
+    monkeypatch.setattr(theorems, "verify", lambda ids, **options: calls.append((sorted(ids), options)))
+    theorem_pages._check_before_reading(None, None, ["translation", "index"])
+    wanted = sorted(theorem_id for theorem_id in theorems.ids() if theorems.page_of(theorem_id) == "translation")
+    assert len(wanted) >= 3
+    assert calls == [(wanted, {"processes": calls[0][1]["processes"], "remember": True})]
+    assert calls[0][1]["processes"] >= 1
+    calls.clear()
+    theorem_pages._check_before_reading(None, None, [])  # a no-op rebuild checks nothing
+    theorem_pages._check_before_reading(None, None, ["index"])  # nor does a page without theorems
+    assert calls == []
+
+
+def test_the_digest_covers_proof_code_not_figures_or_the_command_line(tmp_path, monkeypatch):
+    """Editing a figure or the command line re-checks no theorem page; editing the theorems,
+    their witnesses or the encodings does (a copy of the package, edited)."""
+    import shutil
+    from pathlib import Path
+
+    from posenc_docs import theorem_pages
+
+    import posenc_math
+
+    copy = tmp_path / "posenc_math"
+    shutil.copytree(Path(posenc_math.__file__).resolve().parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(posenc_math, "__file__", str(copy / "__init__.py"))
+    before = theorem_pages.library_digest()
+    for not_proof in ("plotting/__init__.py", "cli.py"):
+        (copy / not_proof).write_text((copy / not_proof).read_text(encoding="utf-8") + "\n# edited\n")
+        assert theorem_pages.library_digest() == before, not_proof
+    for proof in ("theorems/core.py", "witnesses/translation.py", "encodings/translation.py"):
+        (copy / proof).write_text((copy / proof).read_text(encoding="utf-8") + "\n# edited\n")
+        after = theorem_pages.library_digest()
+        assert after != before, proof
+        before = after

@@ -1,4 +1,4 @@
-"""posenc_math.sphinx_figures: every image of a page links to its own file."""
+"""posenc_docs.figures: every image of a page links to its own file."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ PNG = bytes.fromhex(
 )
 
 
-def build(tmp_path, index_rst: str, extensions=("posenc_math.sphinx_figures",)):
+def build(tmp_path, index_rst: str, extensions=("posenc_docs.figures",)):
     source = tmp_path / "src"
     source.mkdir()
     (source / "conf.py").write_text(f"extensions = {list(extensions)!r}\n")
@@ -70,7 +70,7 @@ def test_without_the_extension_nothing_links(tmp_path):
 def test_only_html_builders_are_changed(tmp_path):
     source = tmp_path / "src"
     source.mkdir()
-    (source / "conf.py").write_text("extensions = ['posenc_math.sphinx_figures']\n")
+    (source / "conf.py").write_text("extensions = ['posenc_docs.figures']\n")
     (source / "index.rst").write_text("T\n=\n\n.. image:: plot.png\n")
     (source / "plot.png").write_bytes(PNG)
     out = tmp_path / "text"

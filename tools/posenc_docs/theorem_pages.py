@@ -10,11 +10,12 @@ registered theorem and the dependency graph of their ``uses``, drawn at build
 time as an inline SVG (no script, nothing fetched).  A theorem that fails to verify, or whose
 negative control is accepted, is a build warning, and the site is built with
 warnings as errors: the site cannot show a proof that did not check.
-Pages that show theorems are read again whenever the library's source has
-changed since the last build, so an incremental build re-checks them too.
+Pages that show theorems are read again whenever the library code the
+theorems depend on has changed since the last build (:func:`library_digest`),
+so an incremental build re-checks them too.
 
-Enable with ``extensions = [..., "posenc_math.sphinxext"]`` after
-``sphinx_proof`` and ``myst_nb``.
+Enable with ``extensions = [..., "posenc_docs.theorem_pages"]`` after
+``sphinx_proof`` and ``myst_nb`` (conf.py puts ``tools/`` on ``sys.path``).
 """
 
 from __future__ import annotations
@@ -98,49 +99,22 @@ class HumanProofDirective(SphinxDirective):
         return [node]
 
 
-#: theorem id -> its box as MyST, checked and rendered before the pages are read (:func:`_prepare`).
-_RENDERED: dict[str, str] = {}
+def _check_before_reading(app, env, docnames) -> None:
+    """Before reading: check the theorems of the pages about to be read, on every core.
 
-
-def _render_one(theorem_id: str) -> tuple[str, str | None]:
-    """In a forked worker: the box of one theorem (already verified in the parent), or None if rendering failed."""
-    from . import theorems
-    from .theorems import render
-
-    try:
-        return theorem_id, render.theorem_myst(theorems.get(theorem_id), theorems.verify_one(theorem_id))
-    except Exception:  # the directive renders it again in the build process and reports the error there
-        return theorem_id, None
-
-
-def _prepare(app, env, docnames) -> None:
-    """Before reading: check and render the theorems of the pages about to be read, in parallel.
-
-    Checking and rendering (SymPy's LaTeX printer) are most of the time a
-    theorem page takes to read, and Sphinx reads one page at a time.  So the
-    theorems are checked in forked processes first (the results remembered
-    for :func:`~posenc_math.theorems.verify_one`), then rendered the same
-    way; the directives then only parse the text.  The results and the text
-    are exactly what the directive would compute itself, which it does
-    wherever this step did not (one core, no ``fork``, a handful of theorems).
+    :func:`posenc_math.theorems.verify` (``remember=True``) keeps the
+    results, so each directive below finds its theorem already checked.
     """
-    _RENDERED.clear()
-    reading = set(docnames)
-    if not reading:
+    if not docnames:
         return  # a no-op rebuild: nothing to read, SymPy not even imported
-    import multiprocessing
     import os
 
-    from . import theorems
+    from posenc_math import theorems
 
+    reading = set(docnames)
     wanted = [theorem_id for theorem_id in theorems.ids() if theorems.page_of(theorem_id) in reading]
-    processes = min(len(wanted), os.cpu_count() or 1)
-    if processes < 2 or len(wanted) < 4 or "fork" not in multiprocessing.get_all_start_methods():
-        return
-    theorems.verify(wanted, processes=processes, remember=True)
-    with multiprocessing.get_context("fork").Pool(processes) as pool:
-        rendered = pool.map(_render_one, wanted[::-1], chunksize=1)
-    _RENDERED.update((theorem_id, text) for theorem_id, text in rendered if text is not None)
+    if wanted:
+        theorems.verify(wanted, processes=min(len(wanted), os.cpu_count() or 1), remember=True)
 
 
 def _report(directive, result) -> None:
@@ -157,8 +131,8 @@ class TheoremDirective(SphinxDirective):
     has_content = False
 
     def run(self):
-        from . import theorems
-        from .theorems import render
+        from posenc_math import theorems
+        from posenc_math.theorems import render
 
         theorem_id = self.arguments[0]
         try:
@@ -178,7 +152,7 @@ class TheoremDirective(SphinxDirective):
         result = theorems.verify_one(theorem_id)
         _report(self, result)
         _shown(self.env).setdefault(self.env.docname, set()).add(theorem_id)
-        text = _RENDERED.get(theorem_id) or render.theorem_myst(theorem, result)
+        text = render.theorem_myst(theorem, result)
         return _parse(self, text, theorem_id)
 
 
@@ -188,8 +162,8 @@ class TheoremIndexDirective(SphinxDirective):
     has_content = False
 
     def run(self):
-        from . import theorems
-        from .theorems import render
+        from posenc_math import theorems
+        from posenc_math.theorems import render
 
         results = [theorems.verify_one(theorem_id) for theorem_id in theorems.ids()]
         for result in results:
@@ -236,15 +210,32 @@ def _merge(app, env, docnames, other) -> None:
             _shown(env)[docname] = _shown(other)[docname]
 
 
+#: What the proofs depend on, inside the ``posenc_math`` package: everything but
+#: the figures (``plotting``) and the command line.  A change there re-checks
+#: every theorem page; a change to the site's build code (this package) does not.
+_NOT_PROOF_CODE = ("plotting/", "cli.py", "__main__.py")
+
+
 def library_digest() -> str:
-    """sha256 over the source of the ``posenc_math`` package (what proofs depend on)."""
+    """sha256 over the source the theorems depend on: ``posenc_math`` without :data:`_NOT_PROOF_CODE`.
+
+    Examples
+    --------
+    >>> len(library_digest())
+    64
+    """
     import hashlib
     from pathlib import Path
 
+    import posenc_math
+
     digest = hashlib.sha256()
-    package = Path(__file__).resolve().parent
+    package = Path(posenc_math.__file__).resolve().parent
     for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode())
+        name = path.relative_to(package).as_posix()
+        if name.startswith(_NOT_PROOF_CODE):
+            continue
+        digest.update(name.encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -273,7 +264,7 @@ def _reread_proofs(app, env, added, changed, removed) -> list:
 
 def _check_every_theorem_is_shown(app, env) -> None:
     """Each registered theorem must appear on the page it is registered for."""
-    from . import theorems
+    from posenc_math import theorems
 
     shown = _shown(env)
     for theorem_id in theorems.ids():
@@ -295,6 +286,6 @@ def setup(app):
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("env-get-outdated", _reread_proofs)
-    app.connect("env-before-read-docs", _prepare)
+    app.connect("env-before-read-docs", _check_before_reading)
     app.connect("env-check-consistency", _check_every_theorem_is_shown)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

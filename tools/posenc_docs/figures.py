@@ -7,7 +7,7 @@ MyST-NB writes for cell outputs alike) in a link to the image file the
 builder copies into ``_images/``, so a tap shows the figure at its own size,
 where the reader can zoom.  Images that already sit inside a link keep it.
 
-Enable with ``extensions = [..., "posenc_math.sphinx_figures"]``.
+Enable with ``extensions = [..., "posenc_docs.figures"]``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The reader's toolkit on every page of the site (a Sphinx extension).
 
-Enable with ``extensions = [..., "posenc_math.sphinx_reader"]``.  For the HTML
+Enable with ``extensions = [..., "posenc_docs.reader"]``.  For the HTML
 builders, at the end of every page it adds a block (``#reader-toolkit``) with:
 
 - **the page as a notebook**: a page that MyST-NB executes (MyST text
@@ -199,7 +199,6 @@ def _theorem_ids(doctree) -> list[str]:
 def _add_toolkit(app, doctree, docname: str) -> None:
     if app.builder.format != "html":
         return
-    app.env.posenc_reader_written = {*getattr(app.env, "posenc_reader_written", ()), docname}
     version = app.config.release or app.config.version
     url = _page_url(app, docname)
     links = []
@@ -257,130 +256,6 @@ def _copy_pdf(app, exception) -> None:
         target.unlink(missing_ok=True)
 
 
-def _codeautolink_every_written_page(app, exception) -> None:
-    """sphinx-codeautolink (0.19) puts its links into the HTML of the pages it
-    found outdated when the build started, and skips pages written for
-    another reason (an ``env-updated`` handler such as :func:`_rewrite`, or
-    conf.py's rewrite of every page when one changes): those would lose
-    their links, and an incremental build would differ from a clean one.
-    Before its ``build-finished`` handler runs, add every page written."""
-    written: set[str] = getattr(app.env, "posenc_reader_written", set())
-    app.env.posenc_reader_written = set()
-    if exception is not None or not written:
-        return
-    outdated = getattr(_codeautolink_state(app, "build-finished"), "outdated_docs", None)
-    if isinstance(outdated, set):
-        outdated |= {str(Path(name)) for name in written}
-
-
-def _codeautolink_pages_with_links(app, exception) -> None:
-    """sphinx-codeautolink (0.19) reads, matches and writes again, through
-    BeautifulSoup, the HTML of every outdated page with code on it, even when
-    no name in that code links anywhere: the API page (whose examples its
-    ``autolink-skip`` directive skips) took 2.4 s of a clean build, for no
-    change.  Leave out of its list the pages where it found no name to link.
-    """
-    lists = _codeautolink_lists(app)
-    if exception is not None or lists is None:
-        return
-    _, outdated, transforms = lists
-    outdated -= {
-        str(Path(docname))
-        for docname, found in transforms.items()
-        if found and not any(getattr(transform, "names", True) for transform in found)
-    }
-
-
-#: The forked half of sphinx-codeautolink's linking, joined after codeautolink did its own half.
-_LINKING: list = []
-
-
-def _codeautolink_half_in_a_fork(app, exception) -> None:
-    """sphinx-codeautolink (0.19) links the pages one after the other, on one
-    core, at the very end of the build (about 4 s of a clean build here),
-    while the machine's other cores have nothing left to do.  Give about half
-    of the pages (by size) to a forked process, through Sphinx's own
-    ``ParallelTasks`` (which hands the process's warnings back to the build),
-    and take them off codeautolink's list: it links the other half meanwhile.
-    The forked process calls codeautolink's own ``link_html`` with the
-    arguments its ``apply_links`` gives, so every page gets the same links."""
-    from sphinx.util.parallel import ParallelTasks, parallel_available
-
-    lists = _codeautolink_lists(app)
-    if exception is not None or lists is None or not parallel_available or (os.cpu_count() or 1) < 2:
-        return
-    state, outdated, transforms = lists
-    if getattr(state, "do_nothing", True):
-        return
-    pages = [docname for docname, found in transforms.items() if found and str(Path(docname)) in outdated]
-    sizes = {docname: _html_size(app, docname) for docname in pages}
-    forked: list[str] = []
-    forked_size = kept_size = 0
-    for docname in sorted(pages, key=lambda name: -sizes[name]):  # the larger pages first, each to the lighter half
-        if forked_size <= kept_size:
-            forked.append(docname)
-            forked_size += sizes[docname]
-        else:
-            kept_size += sizes[docname]
-    if not forked or not kept_size:
-        return
-    tasks = ParallelTasks(1)
-    try:
-        tasks.add_task(_link_pages, (app, state, forked))
-    except Exception:  # no process to fork: codeautolink links every page itself
-        return
-    outdated -= {str(Path(docname)) for docname in forked}
-    _LINKING.append(tasks)
-
-
-def _html_size(app, docname: str) -> int:
-    try:
-        return Path(app.builder.get_outfilename(docname)).stat().st_size
-    except OSError:
-        return 0
-
-
-def _link_pages(arguments) -> None:
-    """In the forked process: what codeautolink's ``apply_links`` does for ``pages``."""
-    from sphinx_codeautolink.extension.block import link_html
-
-    app, state, pages = arguments
-    for docname in pages:
-        link_html(
-            docname,
-            app.outdir,
-            state.cache.transforms[docname],
-            state.inventory,
-            state.custom_blocks,
-            state.search_css_classes,
-            builder_name=app.builder.name,
-            disable_link_titles=state.disable_link_titles,
-        )
-
-
-def _codeautolink_join_the_fork(app, exception) -> None:
-    """After codeautolink's own ``build-finished`` handler: wait for the forked half
-    (its warnings join the build's; its failure fails the build)."""
-    while _LINKING:
-        tasks = _LINKING.pop()
-        if exception is None:
-            tasks.join()
-        else:
-            tasks.terminate()
-
-
-def _codeautolink_lists(app):
-    """sphinx-codeautolink's state at ``build-finished``, with the set of pages it
-    will link (``outdated_docs``) and its code per page (``cache.transforms``);
-    None if they are not what version 0.19 keeps there."""
-    state = _codeautolink_state(app, "build-finished")
-    outdated = getattr(state, "outdated_docs", None)
-    transforms = getattr(getattr(state, "cache", None), "transforms", None)
-    if not isinstance(outdated, set) or not isinstance(transforms, dict):
-        return None
-    return state, outdated, transforms
-
-
 def _codeautolink_state(app, event: str):
     """sphinx-codeautolink's state object, found through its event handlers."""
     for listener in app.events.listeners.get(event, []):
@@ -391,7 +266,7 @@ def _codeautolink_state(app, event: str):
 
 
 def _codeautolink_cache_of_myst_pages(app) -> None:
-    """sphinx-codeautolink (0.19) reads back from its cache only the pages
+    """sphinx-codeautolink (0.19 and 0.20, pinned in pyproject.toml) reads back from its cache only the pages
     whose source is ``NAME.rst``, so on an incremental build every MyST page
     that is not read again has no code to link, and loses its links when it
     is written (conf.py writes every page when one changes).  After its own
@@ -422,7 +297,7 @@ def _codeautolink_cache_of_myst_pages(app) -> None:
 
 
 def _codeautolink_untitled_sections(app) -> None:
-    """sphinx-codeautolink (0.19) pops a title for every section it leaves,
+    """sphinx-codeautolink (0.19 and 0.20, pinned) pops a title for every section it leaves,
     and crashes (``pop from empty list``) on sections without a title, such
     as sphinx-exercise's solution nodes: pop only titles that were pushed."""
     try:
@@ -464,10 +339,6 @@ def setup(app) -> dict:
     app.connect("env-updated", _rewrite)
     app.connect("doctree-resolved", _add_toolkit)
     app.connect("build-finished", _copy_pdf)
-    app.connect("build-finished", _codeautolink_every_written_page, priority=100)
-    app.connect("build-finished", _codeautolink_pages_with_links, priority=150)
-    app.connect("build-finished", _codeautolink_half_in_a_fork, priority=200)
-    app.connect("build-finished", _codeautolink_join_the_fork, priority=800)
     app.connect("builder-inited", _codeautolink_cache_of_myst_pages, priority=900)
     app.connect("builder-inited", _codeautolink_untitled_sections)
     app.add_css_file("posenc-reader.css")
