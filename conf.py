@@ -114,7 +114,6 @@ bibtex_reference_style = "author_year"
 # page"); the rest is configuration of the extensions that do the work.
 extensions += [
     "sphinx_copybutton",
-    "sphinx_codeautolink",
     "sphinx_sitemap",
     "sphinxext.opengraph",
     "posenc_docs.reader",
@@ -133,12 +132,6 @@ copybutton_prompt_is_regexp = True
 copybutton_only_copy_prompt_lines = True
 copybutton_exclude = ".linenos, .gp, .go"
 copybutton_selector = ":not(.output) > div.highlight pre"
-# Names in code cells link to the API page; a notebook's cells are one program.
-codeautolink_concat_default = True
-# Sphinx trims "# doctest: +FLAG" comments from docstring examples, and then
-# codeautolink cannot match that example to its HTML: the block keeps plain
-# highlighting (tests/docs/test_reader.py checks that code cells do link).
-suppress_warnings = ["codeautolink.match_block"]
 sitemap_url_scheme = "{link}"
 sitemap_excludes = ["search.html", "genindex.html"]
 ogp_site_url = html_baseurl

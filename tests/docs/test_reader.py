@@ -166,37 +166,3 @@ def test_notebook_json_is_the_same_on_every_build(make_app, project):
     second = build(make_app, project)
     assert (second.outdir / "_downloads" / "notebooks" / "nb.ipynb").read_text(encoding="utf-8") == text
     assert json.loads(text)["nbformat"] == 4
-
-
-#: What sphinx-codeautolink writes for install_hint in the notebook page's code cell.
-INSTALL_HINT_LINK = '<a class="sphinx-codeautolink-a" href="api.html#posenc_math._extras.install_hint"'
-
-
-def with_codeautolink(project: Path, api_extra: str = "") -> None:
-    """sphinx-codeautolink on, an API page documenting ``install_hint`` (then
-    ``api_extra``), and a code cell in the notebook page that calls it."""
-    without_theorem(project)
-    conf = (project / "conf.py").read_text(encoding="utf-8")
-    conf = conf.replace('"posenc_docs.reader"]', '"posenc_docs.reader", "sphinx_codeautolink"]')
-    (project / "conf.py").write_text(conf + "codeautolink_concat_default = True\n", encoding="utf-8")
-    entry = "```{py:function} posenc_math._extras.install_hint(extra)\n\nA documented function.\n```\n"
-    (project / "api.md").write_text("# API\n\n" + entry + api_extra, encoding="utf-8")
-    (project / "index.md").write_text(INDEX.replace("nb\n", "nb\napi\n"), encoding="utf-8")
-    notebook = (project / "nb.md").read_text(encoding="utf-8")
-    cell = "```{code-cell} ipython3\nfrom posenc_math._extras import install_hint\n\ninstall_hint('plot')\n```\n"
-    (project / "nb.md").write_text(notebook + "\n" + cell, encoding="utf-8")
-
-
-def test_code_links_survive_a_rewrite_without_a_read(make_app, project):
-    """sphinx-codeautolink links a name in a code cell to its API entry, also
-    on a page written again without being read again (here: because the PDF
-    appeared), which it would leave unlinked on its own (MyST sources)."""
-    with_codeautolink(project)
-    link = INSTALL_HINT_LINK
-    app = build(make_app, project)
-    assert link in (app.outdir / "nb.html").read_text(encoding="utf-8")
-    (project / "book.pdf").write_bytes(b"%PDF-1.5 stand-in")
-    app = build(make_app, project)
-    html = (app.outdir / "nb.html").read_text(encoding="utf-8")
-    assert 'href="posenc-math.pdf"' in html, "the page was not written again"
-    assert link in html, "the rewritten page lost its links into the API"

@@ -24,7 +24,6 @@ only registers; the work is in the functions below.
 
 from __future__ import annotations
 
-import json
 import os
 import posixpath
 import re
@@ -256,66 +255,6 @@ def _copy_pdf(app, exception) -> None:
         target.unlink(missing_ok=True)
 
 
-def _codeautolink_state(app, event: str):
-    """sphinx-codeautolink's state object, found through its event handlers."""
-    for listener in app.events.listeners.get(event, []):
-        owner = getattr(listener.handler, "__self__", None)
-        if type(owner).__module__.startswith("sphinx_codeautolink"):
-            return owner
-    return None
-
-
-def _codeautolink_cache_of_myst_pages(app) -> None:
-    """sphinx-codeautolink (0.19 and 0.20, pinned in pyproject.toml) reads back from its cache only the pages
-    whose source is ``NAME.rst``, so on an incremental build every MyST page
-    that is not read again has no code to link, and loses its links when it
-    is written (conf.py writes every page when one changes).  After its own
-    ``builder-inited`` handler, load the entries of the other sources too."""
-    state = _codeautolink_state(app, "builder-inited")
-    cache = getattr(state, "cache", None)
-    if cache is None:
-        return
-    path = Path(cache.cache_dir, cache.cache_filename)
-    if not path.is_file():
-        return
-    from sphinx_codeautolink.extension.block import CodeExample, Name, SourceTransform
-
-    suffixes = list(app.config.source_suffix)
-    for docname, transforms in json.loads(path.read_text(encoding="utf-8")).items():
-        if docname in cache.transforms or not any(Path(app.srcdir, docname + s).is_file() for s in suffixes):
-            continue
-        cache.transforms[docname] = [
-            SourceTransform(
-                **{
-                    **transform,
-                    "example": CodeExample(**transform["example"]),
-                    "names": [Name(**name) for name in transform["names"]],
-                }
-            )
-            for transform in transforms
-        ]
-
-
-def _codeautolink_untitled_sections(app) -> None:
-    """sphinx-codeautolink (0.19 and 0.20, pinned) pops a title for every section it leaves,
-    and crashes (``pop from empty list``) on sections without a title, such
-    as sphinx-exercise's solution nodes: pop only titles that were pushed."""
-    try:
-        from sphinx_codeautolink.extension.block import CodeBlockAnalyser
-    except ImportError:
-        return
-    if getattr(CodeBlockAnalyser.depart_section, "posenc_tolerant", False):
-        return
-    original = CodeBlockAnalyser.depart_section
-
-    def depart_section(self, node) -> None:
-        if self.title_stack and node.next_node(nodes.title) is not None:
-            original(self, node)
-
-    depart_section.posenc_tolerant = True  # type: ignore[attr-defined]
-    CodeBlockAnalyser.depart_section = depart_section
-
-
 def _note_pdf(app, env, added, changed, removed) -> list[str]:
     """When the PDF appears or disappears, every page's link changes: rewrite them."""
     present = _pdf_source(app) is not None
@@ -339,7 +278,5 @@ def setup(app) -> dict:
     app.connect("env-updated", _rewrite)
     app.connect("doctree-resolved", _add_toolkit)
     app.connect("build-finished", _copy_pdf)
-    app.connect("builder-inited", _codeautolink_cache_of_myst_pages, priority=900)
-    app.connect("builder-inited", _codeautolink_untitled_sections)
     app.add_css_file("posenc-reader.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
