@@ -11,7 +11,7 @@ from .learned import (
 )
 from .relative import relative_positions, shaw_clip, t5_bucket
 from .relative_attention import deberta_relative_index, deberta_scores, transformer_xl_scores
-from .rope import interleaved_to_half, rope, rope_cos_sin
+from .rope import apply_rotary, interleaved_to_half, rope, rope_cos_sin
 from .rope_analysis import rope_decay_bound, rope_relative_scores
 from .rope_scaling import extension_frequencies, ntk_aware_base, rope_frequencies
 from .rope_variants import (
@@ -30,6 +30,7 @@ __all__ = [
     "alibi_bias",
     "alibi_key_bias",
     "alibi_slopes",
+    "apply_rotary",
     "axial_positions",
     "axial_rope",
     "binary",

@@ -20,20 +20,35 @@ add a scale:
 
 from __future__ import annotations
 
+import math
 import numbers
+from collections.abc import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._validate import check_base, check_choice, check_int, check_real, check_table_fits
-from ._phase import DoubleDouble, exact_frequencies, reduced_angles
+from .._validate import (
+    check_base,
+    check_choice,
+    check_int,
+    check_memory,
+    check_real,
+    check_table_fits,
+)
+from ._phase import _as_double_double, exact_frequencies, reduced_angles
+from ._rotation import plan, rotate_pairs, table_budget
 from .rope import (
     LAYOUTS,
     _attention_factor,
-    _check_positions_fit,
+    _check_angle_range,
     _frequencies_array,
     _positions_array,
-    _real_vectors,
-    _rotate,
+    _PositionTable,
+    _rope_peak,
+    _uses_unique,
+    _vectors,
+    _what,
+    position_rows,
 )
 
 __all__ = [
@@ -47,28 +62,28 @@ __all__ = [
 ]
 
 
-def _vectors(x) -> tuple[np.ndarray, np.dtype]:
-    values, out_dtype = _real_vectors(x)
+def _checked_vectors(x: ArrayLike) -> tuple[np.ndarray, np.dtype]:
+    values, out_dtype = _vectors(x)
     if values.ndim < 2:
         raise ValueError(f"x must have shape (..., n, dim) with at least 2 axes, got shape {values.shape}")
     return values, out_dtype
 
 
-def _axis_positions(positions, n_axes: int | None, rows: tuple[int, ...]) -> np.ndarray:
-    """Positions with a leading axis of ids (one row per axis); the rest broadcast to ``rows``."""
+def _axis_positions(positions: ArrayLike, n_axes: int | None, rows: tuple[int, ...]) -> np.ndarray:
+    """Positions with a leading axis of ids (one per axis), the rest aligned to ``rows`` as :func:`rope`'s.
+
+    Returns a view with the ids on the *last* axis: shape ``rows``-aligned
+    (length 1 where shared) ``+ (n_axes,)``.
+    """
     positions = _positions_array(positions)
     if positions.ndim < 2 or (n_axes is not None and positions.shape[0] != n_axes):
         wanted = f"({n_axes}, n)" if n_axes is not None else "(n_axes, n)"
+        batch = f" or ({n_axes}, batch, n) for x of shape (batch, heads, n, dim)" if len(rows) == 3 else ""
         raise ValueError(
-            f"positions must have shape {wanted}: one row of ids per axis, then one id per row of x; "
+            f"positions must have shape {wanted}{batch}: one row of ids per axis, then one id per row of x; "
             f"got shape {positions.shape}"
         )
-    _check_positions_fit(positions[0], rows, "positions[0]")
-    return positions
-
-
-def _finish(out: np.ndarray, out_dtype: np.dtype) -> np.ndarray:
-    return out if out_dtype == np.float64 else out.astype(out_dtype)
+    return position_rows(np.moveaxis(positions, 0, -1), rows, "positions[s]", trailing=1)
 
 
 def _pairs_slice(freqs, start: int, stop: int):
@@ -132,32 +147,96 @@ def mrope(x, positions, sections, *, base=10000.0, inv_freq=None, attention_fact
     >>> mrope(x, [[0], [1], [0]], [2, 1, 1]).round(4)  # only pair 2 turns, by the height id
     array([[1.    , 1.    , 0.99  , 1.    , 1.    , 1.    , 1.0099, 1.    ]])
     """
-    values, out_dtype = _vectors(x)
+    values, out_dtype = _checked_vectors(x)
     dim = values.shape[-1]
     if dim < 2 or dim % 2:
         raise ValueError(f"the last axis of x (dim) must be even and >= 2, got {dim} in shape {values.shape}")
     n_pairs = dim // 2
     sections = _sections(sections, n_pairs)
-    positions = _axis_positions(positions, 3, values.shape[:-1])
-    freqs = (
+    ids = _axis_positions(positions, 3, values.shape[:-1])
+    freqs = _as_double_double(
         exact_frequencies(n_pairs, check_base(base), n_pairs)
         if inv_freq is None
         else _frequencies_array(inv_freq, n_pairs)
     )
     scale = _attention_factor(attention_factor)
-    check_table_fits(values.shape, 8, f"x of shape {values.shape}")
+    _check_angle_range(ids, freqs)
     bounds = np.cumsum([0, *sections])
-    angles = np.concatenate(
-        [
-            np.broadcast_to(
-                reduced_angles(positions[s], _pairs_slice(freqs, bounds[s], bounds[s + 1])),
-                (*positions.shape[1:], sections[s]),
-            )
-            for s in range(3)
-        ],
-        axis=-1,
-    )
-    return _finish(_rotate(values, scale * np.cos(angles), scale * np.sin(angles), "half"), out_dtype)
+    section_freqs = [_pairs_slice(freqs, bounds[s], bounds[s + 1]) for s in range(3)]
+
+    def angles_of(rows: np.ndarray) -> np.ndarray:
+        angles = np.empty((rows.shape[0], n_pairs))
+        for s in range(3):
+            angles[:, bounds[s] : bounds[s + 1]] = reduced_angles(rows[:, s], section_freqs[s])
+        return angles
+
+    return _rotate_rows(values, out_dtype, [(ids, angles_of, 0)], n_pairs=n_pairs, layout="half", scale=scale)
+
+
+class _IdRows:
+    """Rows of ids (one per axis) that a rotation reads, and their cos/sin rows."""
+
+    def __init__(
+        self,
+        ids: np.ndarray,
+        rows_shape: tuple[int, ...],
+        angles_of: Callable[[np.ndarray], np.ndarray],
+        scale: float,
+    ) -> None:
+        lead = ids.shape[:-1]
+        self.ids = np.ascontiguousarray(ids).reshape(-1, ids.shape[-1])
+        self.index = None if lead == rows_shape else np.arange(self.ids.shape[0]).reshape(lead)
+        self.angles_of = angles_of
+        self.scale = scale
+
+    def trig(self, table_rows: np.ndarray | slice) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        angles = self.angles_of(self.ids[table_rows])
+        cos = np.cos(angles)
+        sin = np.sin(angles, out=angles)
+        if self.scale != 1.0:
+            cos *= self.scale
+            sin *= self.scale
+        return cos, sin, cos, sin
+
+
+#: A block of a rotation: ids (rows aligned as :func:`rope`'s positions,
+#: ids on the last axis), the angles of rows of ids, and the first column.
+_Block = tuple[np.ndarray, Callable[[np.ndarray], np.ndarray], int]
+
+
+def _rotate_rows(
+    values: np.ndarray, out_dtype: np.dtype, blocks: list[_Block], *, n_pairs: int, layout: str, scale: float
+) -> np.ndarray:
+    """Turn ``n_pairs`` pairs of each block of ``values`` by the angles of its rows of ids (lean, chunked).
+
+    Columns after the last block pass through.
+    """
+    rows_shape = values.shape[:-1]
+    ids = blocks[0][0]
+    n_ids = math.prod(ids.shape[:-1])
+    direct = ids.shape[:-1] == rows_shape
+    held = (0 if direct else 8 * n_ids) + 8 * ids.size  # the index, the ids made contiguous
+    the_plan = plan(values, out_dtype, n_pairs, None if direct else n_ids, held_bytes=held)
+    check_memory(the_plan.peak, _what(values))
+    values = np.ascontiguousarray(values)
+    out = np.empty(values.shape, dtype=out_dtype)
+    covered = max(first for _, _, first in blocks) + 2 * n_pairs
+    if covered < values.shape[-1]:
+        np.copyto(out[..., covered:], values[..., covered:], casting="unsafe")
+    for block_ids, angles_of, first in blocks:
+        table = _IdRows(block_ids, rows_shape, angles_of, scale)
+        rotate_pairs(
+            values,
+            out,
+            n_pairs=n_pairs,
+            layout=layout,
+            trig=table.trig,
+            index=table.index,
+            n_table=n_ids,
+            first=first,
+            the_plan=the_plan,
+        )
+    return out
 
 
 def mrope_positions(segments) -> np.ndarray:
@@ -347,15 +426,10 @@ def axial_rope(x, positions, *, base=10000.0, inv_freq=None, layout="interleaved
     >>> axial_rope(x, grid)[4].round(4)  # row 1, column 1: each block turned by 1 radian
     array([-0.3012,  1.3818, -0.3012,  1.3818])
     """
-    values, out_dtype = _vectors(x)
+    values, out_dtype = _checked_vectors(x)
     dim = values.shape[-1]
-    positions = _positions_array(positions)
-    if positions.ndim < 2:
-        raise ValueError(
-            f"positions must have shape (n_axes, n): one row of coordinates per axis, got shape {positions.shape}"
-        )
-    n_axes = positions.shape[0]
-    positions = _axis_positions(positions, n_axes, values.shape[:-1])
+    ids = _axis_positions(positions, None, values.shape[:-1])
+    n_axes = ids.shape[-1]
     layout = check_choice("layout", layout, LAYOUTS)
     if inv_freq is None:
         axis_dim = dim // n_axes
@@ -364,23 +438,23 @@ def axial_rope(x, positions, *, base=10000.0, inv_freq=None, layout="interleaved
                 f"dim (the last axis of x, {dim}) must split into {n_axes} blocks of an even number of features "
                 "(one per axis); or give inv_freq to rotate fewer features"
             )
-        freqs: DoubleDouble | np.ndarray = exact_frequencies(axis_dim // 2, check_base(base), axis_dim // 2)
+        freqs = exact_frequencies(axis_dim // 2, check_base(base), axis_dim // 2)
     else:
         given = _frequencies_array(inv_freq, None)
-        freqs = given
+        freqs = _as_double_double(given)
         axis_dim = 2 * given.shape[0]
         if axis_dim * n_axes > dim:
             raise ValueError(
                 f"inv_freq has {given.shape[0]} frequencies, so {n_axes} axes rotate {axis_dim * n_axes} features; "
                 f"x has only dim = {dim}"
             )
-    check_table_fits(values.shape, 8, f"x of shape {values.shape}")
-    out = values.copy()
-    for a in range(n_axes):
-        block = slice(a * axis_dim, (a + 1) * axis_dim)
-        angles = reduced_angles(positions[a], freqs)
-        out[..., block] = _rotate(values[..., block], np.cos(angles), np.sin(angles), layout)
-    return _finish(out, out_dtype)
+    _check_angle_range(ids, freqs)
+
+    def angles_of(rows: np.ndarray) -> np.ndarray:
+        return reduced_angles(rows[:, 0], freqs)
+
+    blocks: list[_Block] = [(ids[..., a : a + 1], angles_of, a * axis_dim) for a in range(n_axes)]
+    return _rotate_rows(values, out_dtype, blocks, n_pairs=axis_dim // 2, layout=layout, scale=1.0)
 
 
 def xpos_scales(dim, positions, *, scale_base=512.0, center=0.0) -> np.ndarray:
@@ -473,24 +547,43 @@ def xpos(
     >>> float((q * k).sum())  # same position: the scales cancel
     4.0
     """
-    values, out_dtype = _vectors(x)
+    values, out_dtype = _checked_vectors(x)
     dim = values.shape[-1]
     if dim < 2 or dim % 2:
         raise ValueError(f"the last axis of x (dim) must be even and >= 2, got {dim} in shape {values.shape}")
     if not isinstance(key, (bool, np.bool_)):
         raise TypeError(f"key must be True (scale as a key) or False (as a query), got {key!r}")
     layout = check_choice("layout", layout, LAYOUTS)
-    positions = _positions_array(positions)
-    _check_positions_fit(positions, values.shape[:-1])
+    rows = position_rows(_positions_array(positions), values.shape[:-1])
     n_pairs = dim // 2
-    freqs = (
+    freqs = _as_double_double(
         exact_frequencies(n_pairs, check_base(base), n_pairs)
         if inv_freq is None
         else _frequencies_array(inv_freq, n_pairs)
     )
-    scales = xpos_scales(dim, positions, scale_base=scale_base, center=center)
-    if key:
-        scales = 1.0 / scales
-    check_table_fits(values.shape, 8, f"x of shape {values.shape}")
-    angles = reduced_angles(positions, freqs)
-    return _finish(_rotate(values, scales * np.cos(angles), scales * np.sin(angles), layout), out_dtype)
+    xpos_scales(dim, np.zeros(1), scale_base=scale_base, center=center)  # checks scale_base and center
+    scale_base, center = float(scale_base), float(center)
+    _check_angle_range(rows, freqs)
+    check_memory(_rope_peak(values, out_dtype, n_pairs, rows), f"xpos of {_what(values)}")
+    unique = _uses_unique(rows, table_budget(values.nbytes))
+
+    def row_scales(row_positions: np.ndarray) -> np.ndarray:
+        scales = xpos_scales(dim, row_positions, scale_base=scale_base, center=center)
+        return 1.0 / scales if key else scales
+
+    values = np.ascontiguousarray(values)
+    out = np.empty(values.shape, dtype=out_dtype)
+    table = _PositionTable(rows, freqs, 1.0, values.shape[:-1], unique=unique, row_scales=row_scales)
+    rotate_pairs(
+        values,
+        out,
+        n_pairs=n_pairs,
+        layout=layout,
+        trig=table.trig,
+        index=table.index,
+        n_table=table.n_table,
+        the_plan=plan(
+            values, out_dtype, n_pairs, None if table.index is None else table.n_table, held_bytes=table.held_bytes
+        ),
+    )
+    return out
