@@ -10,7 +10,13 @@ from .learned import (
     principal_components,
 )
 from .relative import relative_positions, shaw_clip, t5_bucket
-from .relative_attention import deberta_relative_index, deberta_scores, transformer_xl_scores
+from .relative_attention import (
+    deberta_bucket_regions,
+    deberta_log_bucket,
+    deberta_relative_index,
+    deberta_scores,
+    transformer_xl_scores,
+)
 from .rope import apply_rotary, interleaved_to_half, rope, rope_cos_sin
 from .rope_analysis import rope_decay_bound, rope_relative_scores
 from .rope_scaling import extension_frequencies, ntk_aware_base, rope_frequencies
@@ -36,6 +42,8 @@ __all__ = [
     "binary",
     "causal_mask",
     "cosine_similarity_matrix",
+    "deberta_bucket_regions",
+    "deberta_log_bucket",
     "deberta_relative_index",
     "deberta_scores",
     "dot_product_attention",

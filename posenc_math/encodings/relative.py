@@ -25,21 +25,21 @@ from typing import overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validate import check_int, check_table_fits, is_integer_array
+from .._validate import as_array, check_int, check_table_fits, is_integer_array
 
 __all__ = ["relative_positions", "shaw_clip", "t5_bucket"]
 
 
-def _integer_offsets(relative_position: ArrayLike) -> tuple[np.ndarray, bool]:
+def _integer_offsets(
+    name: str, relative_position: ArrayLike, meaning: str = "key position - query position"
+) -> tuple[np.ndarray, bool]:
     """Return the offsets as an int64 array and whether the input was a scalar."""
-    offsets = np.asarray(relative_position)
+    offsets = as_array(name, relative_position)
     if not is_integer_array(offsets):
-        raise TypeError(
-            "relative_position must be an integer or an array of integers "
-            f"(key position - query position), got dtype {offsets.dtype}"
-        )
+        kind = "booleans" if offsets.dtype == np.bool_ else f"dtype {offsets.dtype}"
+        raise TypeError(f"{name} must be an integer or an array of integers ({meaning}), got {kind}")
     if offsets.dtype.kind == "u" and offsets.size and offsets.max() > np.iinfo(np.int64).max:
-        raise ValueError("relative_position values must fit in int64")
+        raise ValueError(f"{name} values must fit in int64")
     return offsets.astype(np.int64), offsets.ndim == 0
 
 
@@ -113,7 +113,7 @@ def shaw_clip(relative_position: ArrayLike, max_distance: int) -> np.ndarray | i
     >>> shaw_clip(-7, 4) + 4  # row of the 9-row embedding table
     0
     """
-    offsets, scalar = _integer_offsets(relative_position)
+    offsets, scalar = _integer_offsets("relative_position", relative_position)
     max_distance = check_int("max_distance", max_distance, minimum=0)
     return _same_kind(np.clip(offsets, -max_distance, max_distance), scalar)
 
@@ -188,7 +188,7 @@ def t5_bucket(
     >>> t5_bucket([5, 0, -5, -40], bidirectional=False)
     array([ 0,  0,  5, 23])
     """
-    offsets, scalar = _integer_offsets(relative_position)
+    offsets, scalar = _integer_offsets("relative_position", relative_position)
     if not isinstance(bidirectional, (bool, np.bool_)):
         raise TypeError(f"bidirectional must be True or False, got {bidirectional!r}")
     num_buckets = check_int("num_buckets", num_buckets, minimum=4 if bidirectional else 2)
