@@ -16,6 +16,7 @@ from posenc_math import (
     rope_decay_bound,
     rope_frequencies,
     rope_relative_scores,
+    rope_scores,
 )
 from posenc_math.encodings._phase import store_rounded
 
@@ -944,5 +945,45 @@ def test_rope_cos_sin_in_a_narrow_format_is_the_float64_cache_rounded_once(dtype
     ],
 )
 def test_apply_rotary_bad_input_is_named(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+# --- scores for a decoding step ------------------------------------------------------
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+def test_rope_scores_put_the_queries_at_the_end_of_the_keys(layout, rng):
+    keys = rng.normal(size=(2, 3, 50, 16))
+    queries_all = rng.normal(size=(2, 3, 50, 16))
+    full = rope_scores(queries_all, keys, layout=layout, rotary_dim=12)
+    expected = rope(queries_all, np.arange(50), layout=layout, rotary_dim=12) @ np.swapaxes(
+        rope(keys, np.arange(50), layout=layout, rotary_dim=12), -1, -2
+    )
+    np.testing.assert_array_equal(full, expected)
+    for n_queries in (1, 6):
+        step = rope_scores(queries_all[..., -n_queries:, :], keys, layout=layout, rotary_dim=12)
+        assert step.shape == (2, 3, n_queries, 50)
+        np.testing.assert_allclose(step, full[..., -n_queries:, :], rtol=0, atol=1e-12)
+
+
+def test_rope_scores_of_one_query_are_the_relative_scores(rng):
+    q, k = rng.normal(size=(2, 32))
+    keys = np.tile(k, (40, 1))
+    step = rope_scores(q[None, :], keys)[0]  # the query at position 39, keys at 0..39
+    np.testing.assert_allclose(step, rope_relative_scores(q, k, np.arange(40) - 39), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: rope_scores(np.ones((5, 8)), np.ones((4, 8))), ValueError, "must not outnumber the keys"),
+        (lambda: rope_scores(np.ones((1, 8)), np.ones((4, 6))), ValueError, "same dim"),
+        (lambda: rope_scores(np.ones((2, 1, 8)), np.ones((3, 4, 8))), ValueError, "broadcast"),
+        (lambda: rope_scores(np.ones(8), np.ones((4, 8))), ValueError, "queries must have shape"),
+        (lambda: rope_scores(np.ones((1, 8)), np.ones((4, 8)), layout="x"), ValueError, "layout"),
+    ],
+)
+def test_rope_scores_bad_input_is_named(call, error, words):
     with pytest.raises(error, match=words):
         call()

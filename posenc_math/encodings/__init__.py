@@ -18,7 +18,7 @@ from .relative_attention import (
     transformer_xl_scores,
 )
 from .rope import apply_rotary, interleaved_to_half, rope, rope_cos_sin
-from .rope_analysis import rope_decay_bound, rope_relative_scores
+from .rope_analysis import rope_decay_bound, rope_relative_scores, rope_scores
 from .rope_scaling import extension_frequencies, ntk_aware_base, rope_frequencies
 from .rope_variants import (
     axial_positions,
@@ -63,6 +63,7 @@ __all__ = [
     "rope_decay_bound",
     "rope_frequencies",
     "rope_relative_scores",
+    "rope_scores",
     "shaw_clip",
     "sinusoidal",
     "softmax",

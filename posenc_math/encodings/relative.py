@@ -47,21 +47,27 @@ def _same_kind(values: np.ndarray, scalar: bool) -> np.ndarray | int:
     return int(values) if scalar else values
 
 
-def relative_positions(n_queries: int, n_keys: int | None = None) -> np.ndarray:
+def relative_positions(n_queries: int, n_keys: int | None = None, *, queries_at_end: bool = False) -> np.ndarray:
     """The matrix of offsets ``key - query`` that relative schemes look up.
 
     Parameters
     ----------
     n_queries : int
-        Number of query positions ``0 .. n_queries - 1``, >= 1.
+        Number of query positions, >= 1: ``0 .. n_queries - 1``, or the last
+        ``n_queries`` key positions with ``queries_at_end``.
     n_keys : int, optional
         Number of key positions ``0 .. n_keys - 1``, >= 1; defaults to
         ``n_queries`` (self-attention).
+    queries_at_end : bool, default False
+        The queries are the last ``n_queries`` of the ``n_keys`` positions,
+        as when decoding with a cache of keys (T5's ``compute_bias`` with a
+        ``cache_position``, or the last rows of its square bias).
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n_queries, n_keys)``, int64, entry ``[i, j] = j - i``.
+        Shape ``(n_queries, n_keys)``, int64, entry ``[i, j] = j - q_i`` with
+        ``q_i = i`` (or ``n_keys - n_queries + i``).
 
     Examples
     --------
@@ -69,11 +75,21 @@ def relative_positions(n_queries: int, n_keys: int | None = None) -> np.ndarray:
     array([[ 0,  1,  2],
            [-1,  0,  1],
            [-2, -1,  0]])
+    >>> relative_positions(1, 4, queries_at_end=True)  # one new token, three cached ones
+    array([[-3, -2, -1,  0]])
     """
     n_queries = check_int("n_queries", n_queries, minimum=1)
     n_keys = n_queries if n_keys is None else check_int("n_keys", n_keys, minimum=1)
+    if not isinstance(queries_at_end, (bool, np.bool_)):
+        raise TypeError(f"queries_at_end must be True or False, got {queries_at_end!r}")
+    if queries_at_end and n_queries > n_keys:
+        raise ValueError(
+            f"n_queries must be <= n_keys = {n_keys} when the queries are the last positions, got {n_queries}"
+        )
     check_table_fits((n_queries, n_keys), 8, f"n_queries={n_queries}, n_keys={n_keys}")
-    return np.arange(n_keys, dtype=np.int64)[None, :] - np.arange(n_queries, dtype=np.int64)[:, None]
+    first = n_keys - n_queries if queries_at_end else 0
+    queries = np.arange(first, first + n_queries, dtype=np.int64)
+    return np.arange(n_keys, dtype=np.int64)[None, :] - queries[:, None]
 
 
 @overload

@@ -7,13 +7,17 @@ RoFormer's upper bound on its size (Su et al., section 3.4.3).
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
-from .._validate import check_base
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._validate import check_base, check_memory
 from ._phase import DoubleDouble, reduced_angles
+from .rope import _vectors, rope
 from .rope_scaling import _angle_frequencies
 
-__all__ = ["rope_decay_bound", "rope_relative_scores"]
+__all__ = ["rope_decay_bound", "rope_relative_scores", "rope_scores"]
 
 
 def _query_key_pairs(query, key, inv_freq, base):
@@ -114,3 +118,87 @@ def rope_decay_bound(query, key, offsets, *, base=10000.0, inv_freq=None) -> np.
     angles = reduced_angles(-offsets, freqs)
     partial_sums = np.cumsum(np.cos(angles) + 1j * np.sin(angles), axis=-1)  # S_1 .. S_{d/2}
     return largest_step * np.abs(partial_sums).sum(axis=-1)
+
+
+def rope_scores(
+    queries: ArrayLike,
+    keys: ArrayLike,
+    *,
+    base: float = 10000.0,
+    layout: str = "half",
+    inv_freq: ArrayLike | None = None,
+    rotary_dim: int | None = None,
+    attention_factor: float = 1.0,
+) -> np.ndarray:
+    """Attention scores ``<R(q_pos) q, R(k_pos) k>`` of rotated queries against rotated keys, as decoding forms them.
+
+    The keys sit at positions ``0 .. n_keys - 1`` and the ``n_queries``
+    queries at the *end* of them, ``n_keys - n_queries .. n_keys - 1``: the
+    new tokens of a step of decoding with a cache of keys (``n_queries =
+    n_keys`` is the whole sequence at once).  Each is turned by
+    :func:`~posenc_math.rope` with the same settings, in float64, and the
+    dot products are taken (unscaled).
+
+    Parameters
+    ----------
+    queries : array_like, shape (..., n_queries, dim)
+    keys : array_like, shape (..., n_keys, dim)
+        Real vectors; the leading axes (batch, heads) must broadcast
+        together, and ``n_queries <= n_keys``.
+    base, layout, inv_freq, rotary_dim, attention_factor
+        As for :func:`~posenc_math.rope`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(..., n_queries, n_keys)``, float64: entry ``[..., i, j]``
+        is the score of query ``n_keys - n_queries + i`` against key ``j``.
+
+    Examples
+    --------
+    >>> q, k = np.ones((1, 2)), np.ones((3, 2))  # one new query, three keys
+    >>> rope_scores(q, k, base=10000.0)  # 2 cos(r) for offsets r = 2, 1, 0
+    array([[-0.83229367,  1.08060461,  2.        ]])
+    >>> bool(np.allclose(rope_scores(np.ones((3, 2)), k)[-1], rope_scores(q, k)[0]))  # the last row
+    True
+    """
+    query_values, _ = _vectors(queries, "queries")
+    key_values, _ = _vectors(keys, "keys")
+    for name, values in (("queries", query_values), ("keys", key_values)):
+        if values.ndim < 2:
+            raise ValueError(f"{name} must have shape (..., n, dim) with at least 2 axes, got shape {values.shape}")
+    if query_values.shape[-1] != key_values.shape[-1]:
+        raise ValueError(
+            f"queries and keys must have the same dim (last axis), got {query_values.shape} and {key_values.shape}"
+        )
+    n_queries, n_keys = query_values.shape[-2], key_values.shape[-2]
+    if n_queries > n_keys:
+        raise ValueError(
+            f"queries must not outnumber the keys (the queries are the last {n_queries} of the n_keys positions), "
+            f"got {n_queries} queries and {n_keys} keys"
+        )
+    try:
+        lead = np.broadcast_shapes(query_values.shape[:-2], key_values.shape[:-2])
+    except ValueError:
+        raise ValueError(
+            f"the leading axes of queries {query_values.shape[:-2]} and keys {key_values.shape[:-2]} must broadcast "
+            "together (e.g. the same (batch, heads))"
+        ) from None
+    out_bytes = 8 * math.prod(lead) * n_queries * n_keys
+    check_memory(
+        out_bytes + 3 * 8 * (query_values.size + key_values.size) + 2**22,
+        f"rope_scores of queries {query_values.shape} and keys {key_values.shape}",
+    )
+    turned_queries, turned_keys = (
+        rope(
+            values.astype(np.float64, copy=False),
+            np.arange(first, n_keys),
+            base=base,
+            layout=layout,
+            inv_freq=inv_freq,
+            rotary_dim=rotary_dim,
+            attention_factor=attention_factor,
+        )
+        for values, first in ((query_values, n_keys - n_queries), (key_values, 0))
+    )
+    return np.matmul(turned_queries, np.swapaxes(turned_keys, -1, -2))

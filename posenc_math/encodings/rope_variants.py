@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validate import (
+    as_array,
     check_base,
     check_choice,
     check_int,
@@ -239,8 +240,57 @@ def _rotate_rows(
     return out
 
 
-def mrope_positions(segments) -> np.ndarray:
-    """Qwen2-VL's three position ids for a sequence of text runs and image/video grids.
+#: One segment of a multimodal sequence: a text run (its length) or a vision grid (t, h, w).
+Segment = int | Sequence[int]
+
+
+def _parse_segments(segments: object, name: str) -> tuple[list[tuple[int, ...]], int]:
+    """Validate a sequence of segments; return them as tuples (``(n,)`` or ``(t, h, w)``) and the token count."""
+    if isinstance(segments, (str, bytes, numbers.Integral)) or not hasattr(segments, "__iter__"):
+        raise TypeError(f"{name} must be a sequence of text lengths and (t, h, w) grids, got {segments!r}")
+    parsed: list[tuple[int, ...]] = []
+    total = 0
+    for index, segment in enumerate(segments):
+        where = f"{name}[{index}]"
+        if isinstance(segment, numbers.Integral) and not isinstance(segment, (bool, np.bool_)):
+            parsed.append((check_int(where, segment, minimum=1),))
+        elif isinstance(segment, (str, bytes)) or np.ndim(segment) != 1 or len(segment) != 3:
+            kind = "a bool " if isinstance(segment, (bool, np.bool_)) else ""
+            raise TypeError(
+                f"{where} must be a text length (int) or a (t, h, w) grid of three ints, got {kind}{segment!r}"
+            )
+        else:
+            parsed.append(tuple(check_int(f"{where}[{axis}]", size, minimum=1) for axis, size in enumerate(segment)))
+        total += math.prod(parsed[-1])
+    if not parsed:
+        raise ValueError(f"{name} must hold at least one text run or grid")
+    return parsed, total
+
+
+def _fill_positions(parsed: list[tuple[int, ...]], out: np.ndarray) -> None:
+    """Write the ids of ``parsed`` segments into ``out`` of shape ``(3, n_tokens)``."""
+    counter = 0
+    start = 0
+    for segment in parsed:
+        if len(segment) == 1:
+            (length,) = segment
+            out[:, start : start + length] = np.arange(counter, counter + length, dtype=np.int64)
+            counter += length
+            start += length
+            continue
+        t, h, w = segment
+        cells = out[:, start : start + t * h * w].reshape(3, t, h, w)
+        cells[0] = np.arange(t, dtype=np.int64)[:, None, None] + counter
+        cells[1] = np.arange(h, dtype=np.int64)[None, :, None] + counter
+        cells[2] = np.arange(w, dtype=np.int64)[None, None, :] + counter
+        counter += max(h, w)
+        start += t * h * w
+
+
+def mrope_positions(
+    segments: Sequence[Segment] | Sequence[Sequence[Segment]], *, attention_mask: ArrayLike | None = None
+) -> np.ndarray:
+    """Qwen2-VL's three position ids for a sequence of text runs and image/video grids (or a padded batch).
 
     Following transformers' ``Qwen2VLModel.get_rope_index``: a run of ``n``
     text tokens gets ids ``c, c + 1, ..., c + n - 1`` on all three axes and
@@ -249,16 +299,27 @@ def mrope_positions(segments) -> np.ndarray:
     ``(c + i, c + j, c + k)`` of its cells in row-major order, and moves the
     counter on by ``max(h, w)``.
 
+    A batch: give ``attention_mask`` of shape ``(batch, length)`` (1 for a
+    token, 0 for padding, on either side) and one sequence of segments per
+    row.  Each sequence's ids go, in order, to the places where its row of
+    the mask is 1; padding gets 0, as transformers 5.x writes (4.x wrote 1;
+    attention never reads them).  The next text token of sequence ``b``
+    continues at ``positions[:, b].max() + 1``.
+
     Parameters
     ----------
     segments : sequence
         Each item an int >= 1 (a run of text tokens) or a triple of ints >= 1
-        ``(t, h, w)`` (one image, ``t = 1``, or a video).
+        ``(t, h, w)`` (one image, ``t = 1``, or a video); with
+        ``attention_mask``, one such sequence per row of the mask.
+    attention_mask : array_like of 0/1 or bool, shape (batch, length), optional
+        Row ``b`` must have as many ones as sequence ``b`` has tokens.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(3, n_tokens)``, int64: temporal, height and width ids, for
+        Shape ``(3, n_tokens)`` (or ``(3, batch, length)`` with
+        ``attention_mask``), int64: temporal, height and width ids, for
         :func:`mrope`.
 
     Examples
@@ -267,29 +328,41 @@ def mrope_positions(segments) -> np.ndarray:
     array([[0, 1, 2, 2, 2, 2, 2, 2, 5, 6],
            [0, 1, 2, 2, 2, 3, 3, 3, 5, 6],
            [0, 1, 2, 3, 4, 2, 3, 4, 5, 6]])
+    >>> mask = [[0, 0, 1, 1, 1], [1, 1, 1, 1, 1]]  # left padding
+    >>> mrope_positions([[1, (1, 1, 2)], [5]], attention_mask=mask)[1]  # the height ids
+    array([[0, 0, 0, 1, 1],
+           [0, 1, 2, 3, 4]])
     """
-    if isinstance(segments, (str, bytes, numbers.Integral)) or not hasattr(segments, "__iter__"):
-        raise TypeError(f"segments must be a sequence of text lengths and (t, h, w) grids, got {segments!r}")
-    pieces = []
-    counter = 0
-    for index, segment in enumerate(segments):
-        if isinstance(segment, numbers.Integral) and not isinstance(segment, (bool, np.bool_)):
-            length = check_int(f"segments[{index}]", segment, minimum=1)
-            pieces.append(np.tile(np.arange(counter, counter + length, dtype=np.int64), (3, 1)))
-            counter += length
-            continue
-        if isinstance(segment, (str, bytes)) or np.ndim(segment) != 1 or len(segment) != 3:
-            raise TypeError(
-                f"segments[{index}] must be a text length (int) or a (t, h, w) grid of three ints, got {segment!r}"
+    if attention_mask is None:
+        parsed, total = _parse_segments(segments, "segments")
+        check_table_fits((3, total), 8, f"segments with {total} tokens")
+        out = np.empty((3, total), dtype=np.int64)
+        _fill_positions(parsed, out)
+        return out
+    mask = as_array("attention_mask", attention_mask)
+    if mask.ndim != 2 or not (mask.dtype == np.bool_ or mask.dtype.kind in "iu") or not np.isin(mask, (0, 1)).all():
+        raise ValueError(
+            f"attention_mask must be a (batch, length) array of 0 and 1 (or bool), got dtype {mask.dtype}, "
+            f"shape {mask.shape}"
+        )
+    if isinstance(segments, (str, bytes)) or not hasattr(segments, "__len__") or len(segments) != mask.shape[0]:
+        raise ValueError(
+            f"with attention_mask, segments must hold one sequence of segments per row of the mask ({mask.shape[0]})"
+        )
+    batch, length = mask.shape
+    check_table_fits((3, batch, length), 8, f"attention_mask of shape {mask.shape}", extra_bytes=48 * length)
+    out = np.zeros((3, batch, length), dtype=np.int64)
+    for row, sequence in enumerate(segments):
+        parsed, total = _parse_segments(sequence, f"segments[{row}]")
+        places = np.flatnonzero(mask[row])
+        if total != places.size:
+            raise ValueError(
+                f"segments[{row}] has {total} tokens but row {row} of attention_mask has {places.size} ones"
             )
-        t, h, w = (check_int(f"segments[{index}][{axis}]", size, minimum=1) for axis, size in enumerate(segment))
-        check_table_fits((3, t * h * w), 8, f"segments[{index}] = {(t, h, w)}")
-        grid = np.meshgrid(np.arange(t), np.arange(h), np.arange(w), indexing="ij")
-        pieces.append(np.stack([axis.reshape(-1) for axis in grid]).astype(np.int64) + counter)
-        counter += max(h, w)
-    if not pieces:
-        raise ValueError("segments must hold at least one text run or grid")
-    return np.concatenate(pieces, axis=1)
+        ids = np.empty((3, total), dtype=np.int64)
+        _fill_positions(parsed, ids)
+        out[:, row, places] = ids
+    return out
 
 
 def _sections(sections, n_pairs: int) -> tuple[int, int, int]:
