@@ -132,6 +132,8 @@ def check_real_array(name: str, value: object, *, finite: bool = True) -> np.nda
     if array.dtype == np.bool_ or array.dtype.kind not in "iuf":
         kind = "complex" if array.dtype.kind == "c" else str(array.dtype)
         raise TypeError(f"{name} must be real numbers, got an array of dtype {kind}")
+    if array.dtype != np.float64:  # the float64 copy, and the finiteness mask
+        check_table_fits(array.shape, 9, f"{name} of shape {array.shape}")
     array = array.astype(np.float64, copy=False)
     if finite and not np.isfinite(array).all():
         raise ValueError(f"{name} must contain only finite numbers (found NaN or infinity)")

@@ -586,6 +586,14 @@ def rope_mean_scores(
 
     dim = _even_dim(dim)
     n_samples = check_int("n_samples", n_samples, minimum=1)
+    # queries, keys and their complex products; the angles of every offset and pair, their cosines and sines
+    n_offsets = int(np.size(offsets))
+    check_table_fits(
+        (n_samples, dim),
+        8,
+        f"n_samples={n_samples}, dim={dim}, {n_offsets} offsets",
+        extra_bytes=8 * 3 * n_samples * dim + 8 * 6 * n_offsets * (dim // 2),
+    )
     if not isinstance(aligned, (bool, np.bool_)):
         raise TypeError(f"aligned must be True or False, got {aligned!r}")
     rng = np.random.default_rng(seed)

@@ -359,7 +359,7 @@ def test_mrope_positions_of_a_padded_batch(side):
     [
         (lambda: mrope_positions([[3]], attention_mask=[[1, 1]]), ValueError, r"segments\[0\] has 3 tokens.*2 ones"),
         (lambda: mrope_positions([[2], [2]], attention_mask=[[1, 1]]), ValueError, "one sequence of segments per row"),
-        (lambda: mrope_positions([[2]], attention_mask=[[1, 2]]), ValueError, "attention_mask must be"),
+        (lambda: mrope_positions([[2]], attention_mask=[[1, 2]]), ValueError, "attention_mask must hold only 0"),
         (lambda: mrope_positions([[2]], attention_mask=[1, 1]), ValueError, r"\(batch, length\)"),
         (
             lambda: mrope_positions([[2]], attention_mask=[[1, 1], [1]]),

@@ -275,6 +275,8 @@ def softmax(scores: ArrayLike, axis: int = -1) -> np.ndarray:
     values = as_array("scores", scores)
     if values.dtype == np.bool_ or values.dtype.kind not in "iuf":
         raise TypeError(f"scores must be real numbers, got dtype {values.dtype}")
+    # the float64 copy, the shifted scores, the weights, and the checks' masks
+    check_table_fits(values.shape, 8, f"scores of shape {values.shape}", extra_bytes=18 * values.size)
     values = values.astype(np.float64)
     if values.ndim == 0:
         raise ValueError("scores must have at least one axis")

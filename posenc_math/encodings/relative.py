@@ -40,6 +40,8 @@ def _integer_offsets(
         raise TypeError(f"{name} must be an integer or an array of integers ({meaning}), got {kind}")
     if offsets.dtype.kind == "u" and offsets.size and offsets.max() > np.iinfo(np.int64).max:
         raise ValueError(f"{name} values must fit in int64")
+    # the int64 copy, the result and a few int64/float32 temporaries of the input's size
+    check_table_fits(offsets.shape, 48, f"{name} of shape {offsets.shape}")
     return offsets.astype(np.int64), offsets.ndim == 0
 
 

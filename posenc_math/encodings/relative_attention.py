@@ -39,7 +39,7 @@ from typing import Any, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validate import check_int, check_table_fits
+from .._validate import as_array, check_int, check_table_fits
 from .relative import _integer_offsets
 
 __all__ = [
@@ -52,7 +52,7 @@ __all__ = [
 
 
 def _matrix(name: str, value: ArrayLike, columns: int | None = None) -> np.ndarray:
-    array = np.asarray(value)
+    array = as_array(name, value)
     if np.iscomplexobj(array):
         raise TypeError(f"{name} must be real, got a complex array")
     try:
@@ -69,7 +69,7 @@ def _matrix(name: str, value: ArrayLike, columns: int | None = None) -> np.ndarr
 
 
 def _vector(name: str, value: ArrayLike, length: int) -> np.ndarray:
-    array = np.asarray(value)
+    array = as_array(name, value)
     if np.iscomplexobj(array):
         raise TypeError(f"{name} must be real, got a complex array")
     array = array.astype(np.float64)
@@ -81,7 +81,7 @@ def _vector(name: str, value: ArrayLike, length: int) -> np.ndarray:
 def _positions(name: str, value: ArrayLike | None, length: int) -> np.ndarray:
     if value is None:
         return np.arange(length, dtype=np.int64)
-    array = np.asarray(value)
+    array = as_array(name, value)
     if array.dtype.kind not in "iu" or array.shape != (length,):
         raise ValueError(f"{name} must be {length} integer positions, got dtype {array.dtype} shape {array.shape}")
     return array.astype(np.int64)
@@ -141,6 +141,16 @@ def transformer_xl_scores(
     >>> bool(np.allclose(scores, shifted))
     True
     """
+    queries, keys, w_r = as_array("queries", queries), as_array("keys", keys), as_array("w_r", w_r)
+    if queries.ndim == keys.ndim == w_r.ndim == 2:  # before any conversion: the float64 copies and the work
+        n_pairs = queries.shape[0] * keys.shape[0]
+        # the distances, the sinusoid of each (angles, sines, cosines) and its projection, then four terms
+        check_table_fits(
+            (queries.shape[0], keys.shape[0], queries.shape[1]),
+            8,
+            f"queries {queries.shape} and keys {keys.shape}",
+            extra_bytes=8 * n_pairs * (8 + 2 * w_r.shape[1]) + 8 * (queries.size + keys.size + w_r.size),
+        )
     queries = _matrix("queries", queries)
     dim = queries.shape[1]
     keys = _matrix("keys", keys, dim)
@@ -437,6 +447,15 @@ def deberta_scores(
     >>> deberta_scores(qc, kc, qr, kr).shape
     (5, 5)
     """
+    content_queries = as_array("content_queries", content_queries)
+    if content_queries.ndim == 2:  # before any conversion: the float64 copies and the n x n work
+        n_positions = content_queries.shape[0]
+        check_table_fits(
+            (n_positions, n_positions),
+            8,
+            f"content_queries of shape {content_queries.shape}",
+            extra_bytes=8 * (6 * n_positions**2 + 4 * content_queries.size),
+        )
     content_queries = _matrix("content_queries", content_queries)
     n_positions, dim = content_queries.shape
     content_keys = _matrix("content_keys", content_keys, dim)
@@ -453,6 +472,13 @@ def deberta_scores(
             "position_queries and position_keys must have the same even number of rows (2k), got "
             f"{position_queries.shape[0]} and {rows}"
         )
+    # the index, the two products it gathers from, the three terms and their sum
+    check_table_fits(
+        (n_positions, n_positions),
+        8,
+        f"content_queries of shape {content_queries.shape}",
+        extra_bytes=8 * (6 * n_positions**2 + 2 * n_positions * rows),
+    )
     delta = deberta_relative_index(n_positions, rows // 2)
     terms = {
         "c2c": content_queries @ content_keys.T,

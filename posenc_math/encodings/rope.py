@@ -53,7 +53,7 @@ def _positions_array(positions: ArrayLike, name: str = "positions") -> np.ndarra
         raise TypeError(f"{name} must be integers or real numbers, got booleans (dtype bool)")
     if positions.dtype.kind not in "iuf":
         raise TypeError(f"{name} must be integers or real numbers, got dtype {positions.dtype}")
-    if positions.dtype.kind == "f" and not np.isfinite(positions).all():
+    if positions.dtype.kind == "f" and not np.isfinite(_squeeze_shared(positions)).all():
         raise ValueError(f"{name} must be finite (found NaN or infinity)")
     if positions.ndim == 0:
         raise ValueError(f"{name} must have at least one axis (one position per row of x), got a scalar")
@@ -190,9 +190,10 @@ def _squeeze_shared(array: np.ndarray, trailing: int = 0) -> np.ndarray:
 
 def _check_angle_range(positions: np.ndarray, freqs: DoubleDouble, name: str = "positions") -> None:
     """Refuse positions that :func:`~posenc_math.encodings._phase.reduced_angles` would refuse, before any work."""
+    positions = _squeeze_shared(positions)  # the same values, each once per broadcast axis
     if positions.size == 0:
         return
-    largest = float(np.max(np.abs(positions.astype(np.float64, copy=False))))
+    largest = max(abs(float(positions.max())), abs(float(positions.min())))
     if largest > MAX_POSITION:
         raise ValueError(f"{name} must satisfy |{name}| <= 2**53, got a value of magnitude {largest:.6g}")
     fastest = float(np.max(np.abs(freqs[0]), initial=0.0))
@@ -594,7 +595,6 @@ def rope_cos_sin(
     scale = _attention_factor(attention_factor)
     out_dtype = check_float_dtype(dtype)
     n_pairs = freqs[0].shape[0]
-    _check_angle_range(positions, freqs)
     n_rows = positions.size
     chunk = max(1, min(n_rows, CHUNK_PAIRS // n_pairs))
     out_bytes = 2 * n_rows * 2 * n_pairs * out_dtype.itemsize
@@ -608,6 +608,7 @@ def rope_cos_sin(
     check_memory(
         peak, f"rope_cos_sin of positions of shape {positions.shape} and {n_pairs} frequencies, dtype={out_dtype.name}"
     )
+    _check_angle_range(positions, freqs)
     cos_out = np.empty((n_rows, 2 * n_pairs), dtype=out_dtype)
     sin_out = np.empty((n_rows, 2 * n_pairs), dtype=out_dtype)
     columns = (slice(0, n_pairs), slice(n_pairs, None)) if layout == "half" else (slice(0, None, 2), slice(1, None, 2))

@@ -12,7 +12,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validate import check_base, check_memory
+from .._validate import as_array, check_base, check_memory, check_table_fits
 from ._phase import DoubleDouble, reduced_angles
 from .rope import _vectors, rope
 from .rope_scaling import _angle_frequencies
@@ -48,13 +48,20 @@ def _query_key_pairs(query, key, inv_freq, base):
     return q[:n_pairs] + 1j * q[n_pairs:], k[:n_pairs] + 1j * k[n_pairs:], freqs
 
 
-def _offsets(offsets) -> np.ndarray:
-    offsets = np.asarray(offsets)
+def _offsets(offsets: ArrayLike, n_pairs: int) -> np.ndarray:
+    offsets = as_array("offsets", offsets)
     if offsets.dtype == np.bool_ or offsets.dtype.kind not in "iu" or offsets.ndim != 1:
         raise TypeError(
             "offsets must be a 1-D array of integers (key - query positions), "
             f"got {offsets.dtype}, shape {offsets.shape}"
         )
+    # the angles of every offset and pair, and their cosines, sines and products
+    check_table_fits(
+        (offsets.shape[0], n_pairs),
+        8,
+        f"offsets of shape {offsets.shape} and {n_pairs} pairs",
+        extra_bytes=8 * 5 * offsets.shape[0] * n_pairs,
+    )
     return offsets
 
 
@@ -87,7 +94,7 @@ def rope_relative_scores(query, key, offsets, *, base=10000.0, inv_freq=None) ->
     array([ 1.        ,  0.54030231, -0.41614684])
     """
     z_query, z_key, freqs = _query_key_pairs(query, key, inv_freq, base)
-    offsets = _offsets(offsets)
+    offsets = _offsets(offsets, z_query.shape[0])
     products = z_query * np.conj(z_key)
     angles = reduced_angles(-offsets, freqs)  # (n, n_pairs)
     return (np.cos(angles) * products.real - np.sin(angles) * products.imag).sum(axis=-1)
@@ -112,7 +119,7 @@ def rope_decay_bound(query, key, offsets, *, base=10000.0, inv_freq=None) -> np.
     True
     """
     z_query, z_key, freqs = _query_key_pairs(query, key, inv_freq, base)
-    offsets = _offsets(offsets)
+    offsets = _offsets(offsets, z_query.shape[0])
     products = np.append(z_query * np.conj(z_key), 0.0)
     largest_step = np.abs(np.diff(products)).max()
     angles = reduced_angles(-offsets, freqs)

@@ -340,17 +340,19 @@ def mrope_positions(
         _fill_positions(parsed, out)
         return out
     mask = as_array("attention_mask", attention_mask)
-    if mask.ndim != 2 or not (mask.dtype == np.bool_ or mask.dtype.kind in "iu") or not np.isin(mask, (0, 1)).all():
+    if mask.ndim != 2 or not (mask.dtype == np.bool_ or mask.dtype.kind in "iu"):
         raise ValueError(
             f"attention_mask must be a (batch, length) array of 0 and 1 (or bool), got dtype {mask.dtype}, "
             f"shape {mask.shape}"
         )
+    check_table_fits((3, *mask.shape), 8, f"attention_mask of shape {mask.shape}", extra_bytes=48 * mask.shape[1])
+    if mask.size and (mask.min() < 0 or mask.max() > 1):
+        raise ValueError("attention_mask must hold only 0 (padding) and 1 (a token)")
     if isinstance(segments, (str, bytes)) or not hasattr(segments, "__len__") or len(segments) != mask.shape[0]:
         raise ValueError(
             f"with attention_mask, segments must hold one sequence of segments per row of the mask ({mask.shape[0]})"
         )
     batch, length = mask.shape
-    check_table_fits((3, batch, length), 8, f"attention_mask of shape {mask.shape}", extra_bytes=48 * length)
     out = np.zeros((3, batch, length), dtype=np.int64)
     for row, sequence in enumerate(segments):
         parsed, total = _parse_segments(sequence, f"segments[{row}]")
@@ -454,6 +456,7 @@ def pixel_frequencies(dim, *, max_freq=10.0) -> np.ndarray:
     max_freq = check_real("max_freq", max_freq)
     if max_freq <= 0:
         raise ValueError(f"max_freq must be > 0, got {max_freq!r}")
+    check_table_fits((dim // 2,), 16, f"dim={dim}")
     return np.linspace(1.0, max_freq / 2, dim // 2) * np.pi
 
 
@@ -570,6 +573,13 @@ def xpos_scales(dim, positions, *, scale_base=512.0, center=0.0) -> np.ndarray:
     if scale_base <= 0:
         raise ValueError(f"scale_base must be > 0, got {scale_base!r}")
     center = check_real("center", center)
+    # the result, and the positions' powers beside it
+    check_table_fits(
+        (*positions.shape, dim // 2),
+        8,
+        f"positions of shape {positions.shape} and dim={dim}",
+        extra_bytes=16 * positions.size + 24 * dim,
+    )
     zeta = (np.arange(0, dim, 2, dtype=np.float64) + 0.4 * dim) / (1.4 * dim)
     power = (positions.astype(np.float64) - center) / scale_base
     return zeta ** power[..., None]
