@@ -59,7 +59,7 @@ def check_int(name: str, value: object, *, minimum: int | None = None) -> int:
     given as a float is usually a bug upstream.
     """
     if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an integer, got a bool {value!r}")
+        raise TypeError(f"{name} must be an integer, got a bool {bool(value)}")
     if not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
     value = int(value)
@@ -75,7 +75,7 @@ def check_real(name: str, value: object) -> float:
     imaginary part; integers too large for a float are a ``ValueError``.
     """
     if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a real number, got a bool {value!r}")
+        raise TypeError(f"{name} must be a real number, got a bool {bool(value)}")
     if not isinstance(value, numbers.Real):
         kind = "a complex number" if isinstance(value, numbers.Complex) else type(value).__name__
         raise TypeError(f"{name} must be a real number, got {kind} {value!r}")

@@ -27,6 +27,7 @@ import numpy as np
 from ._validate import (
     FLOAT_DTYPES,
     MAX_POSITION,
+    as_array,
     check_base,
     check_choice,
     check_float_dtype,
@@ -380,7 +381,7 @@ def first_repeated_row(table, *, start=0):
     True
     """
     start = check_int("start", start)
-    table = np.asarray(table)
+    table = as_array("table", table)
     if table.ndim != 2 or 0 in table.shape:
         raise ValueError(f"table must be a non-empty 2-D array, got shape {table.shape}")
     seen: dict[bytes, int] = {}
@@ -399,7 +400,7 @@ def count_distinct_rows(table) -> int:
     >>> count_distinct_rows([[1.0, 0.0], [1.0, 0.0], [0.0, -0.0], [0.0, 0.0]])
     2
     """
-    table = np.asarray(table)
+    table = as_array("table", table)
     if table.ndim != 2 or 0 in table.shape:
         raise ValueError(f"table must be a non-empty 2-D array, got shape {table.shape}")
     return len(set(_row_keys(table)))
@@ -587,7 +588,7 @@ def rope_mean_scores(
     dim = _even_dim(dim)
     n_samples = check_int("n_samples", n_samples, minimum=1)
     # queries, keys and their complex products; the angles of every offset and pair, their cosines and sines
-    n_offsets = int(np.size(offsets))
+    n_offsets = as_array("offsets", offsets).size
     check_table_fits(
         (n_samples, dim),
         8,

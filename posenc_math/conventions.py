@@ -38,6 +38,7 @@ import numpy as np
 
 from ._validate import (
     MAX_POSITION,
+    as_array,
     check_base,
     check_choice,
     check_int,
@@ -489,7 +490,7 @@ def _frequencies(row, dim, base):
 
 
 def _integer_positions(name, positions) -> np.ndarray:
-    positions = np.asarray(positions)
+    positions = as_array("positions", positions)
     if positions.dtype == np.bool_ or positions.dtype.kind not in "iu" or positions.ndim != 1:
         raise TypeError(
             f"{name} must be a 1-D array of integer positions, got dtype {positions.dtype}, shape {positions.shape}"
@@ -653,7 +654,7 @@ def convention_position_ids(name, attention_mask, *, past_length=0) -> np.ndarra
     array([[3, 4, 5, 6, 7]])
     """
     row = convention(name)
-    mask = np.asarray(attention_mask)
+    mask = as_array("attention_mask", attention_mask)
     if mask.ndim != 2 or mask.dtype.kind not in "biu" or not np.isin(mask, (0, 1)).all():
         raise ValueError(f"attention_mask must be a 2-D array of 0 and 1 (batch, n), got {mask!r}")
     mask = mask.astype(np.int64)

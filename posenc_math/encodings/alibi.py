@@ -280,6 +280,11 @@ def softmax(scores: ArrayLike, axis: int = -1) -> np.ndarray:
     values = values.astype(np.float64)
     if values.ndim == 0:
         raise ValueError("scores must have at least one axis")
+    axis = check_int("axis", axis)
+    if not -values.ndim <= axis < values.ndim:
+        raise ValueError(
+            f"axis must be in -{values.ndim} .. {values.ndim - 1} (scores has {values.ndim} axes), got {axis}"
+        )
     if np.isnan(values).any() or np.isposinf(values).any():
         raise ValueError("scores must not contain NaN or +inf (use -inf to mask an entry)")
     largest = values.max(axis=axis, keepdims=True)

@@ -22,8 +22,8 @@ __all__ = ["rope_decay_bound", "rope_relative_scores", "rope_scores"]
 
 def _query_key_pairs(query, key, inv_freq, base):
     """Validate a query/key pair; return their complex pairs (half layout) and frequencies."""
-    query = np.asarray(query)
-    key = np.asarray(key)
+    query = as_array("query", query)
+    key = as_array("key", key)
     for name, vector in (("query", query), ("key", key)):
         if vector.dtype == np.bool_ or vector.dtype.kind not in "iuf":
             raise TypeError(f"{name} must be a real vector, got dtype {vector.dtype}")
@@ -39,7 +39,7 @@ def _query_key_pairs(query, key, inv_freq, base):
     if inv_freq is None:
         freqs = _angle_frequencies(dim, check_base(base))
     else:
-        freqs = np.asarray(inv_freq)
+        freqs = as_array("inv_freq", inv_freq)
         if freqs.dtype.kind not in "iuf" or freqs.shape != (n_pairs,) or not np.isfinite(freqs).all():
             raise ValueError(f"inv_freq must be a finite real array of shape ({n_pairs},)")
         freqs = freqs.astype(np.longdouble)
