@@ -122,7 +122,7 @@ def _quiet_output(main_function):
     """Wrap the entry point so that a closed pipe or a full disk ends quietly (see the module docstring)."""
 
     @functools.wraps(main_function)
-    def run(argv=None) -> int:
+    def run(argv: list[str] | None = None) -> int:
         if sys.stdout is None:  # started with standard output closed (`posenc-math list >&-`)
             if sys.stderr is not None:
                 print("posenc-math: cannot write the output: standard output is closed", file=sys.stderr)
@@ -165,7 +165,7 @@ def _processes(text: str) -> int:
 
 
 @_quiet_output
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Entry point of ``posenc-math`` and ``python -m posenc_math``."""
     from . import __version__
 

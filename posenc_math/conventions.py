@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validate import (
     MAX_POSITION,
@@ -399,7 +400,7 @@ _ROTARY_ROWS = tuple(row.name for row in CONVENTIONS if row.kind == "rotary")
 _BIAS_ROWS = tuple(row.name for row in CONVENTIONS if row.kind in ("relative bias", "linear bias"))
 
 
-def convention_names(kind=None) -> tuple[str, ...]:
+def convention_names(kind: str | None = None) -> tuple[str, ...]:
     """The names of the conventions, in table order, optionally of one kind.
 
     Parameters
@@ -419,7 +420,7 @@ def convention_names(kind=None) -> tuple[str, ...]:
     return tuple(row.name for row in CONVENTIONS if row.kind == kind)
 
 
-def convention(name) -> Convention:
+def convention(name: str) -> Convention:
     """The :class:`Convention` called ``name``.
 
     Examples
@@ -440,7 +441,7 @@ def _row(name, allowed, what):
     return row
 
 
-def convention_frequencies(name, dim, *, base=None) -> np.ndarray:
+def convention_frequencies(name: str, dim: int, *, base: float | None = None) -> np.ndarray:
     """The angular frequency of each sine/cosine pair under a convention.
 
     Parameters
@@ -498,7 +499,7 @@ def _integer_positions(name, positions) -> np.ndarray:
     return positions.astype(np.int64)
 
 
-def convention_table(name, positions, dim, *, base=None) -> np.ndarray:
+def convention_table(name: str, positions: ArrayLike, dim: int, *, base: float | None = None) -> np.ndarray:
     """The absolute sinusoidal table of a codebase, one row per position.
 
     Parameters
@@ -565,7 +566,14 @@ def convention_table(name, positions, dim, *, base=None) -> np.ndarray:
     return out
 
 
-def convention_rotate(name, x, positions, *, rotary_dim=None, base=None) -> np.ndarray:
+def convention_rotate(
+    name: str,
+    x: ArrayLike,
+    positions: ArrayLike,
+    *,
+    rotary_dim: int | None = None,
+    base: float | None = None,
+) -> np.ndarray:
     """Apply a codebase's rotary embedding to queries or keys.
 
     Parameters
@@ -619,7 +627,7 @@ def convention_rotate(name, x, positions, *, rotary_dim=None, base=None) -> np.n
     return out
 
 
-def convention_position_ids(name, attention_mask, *, past_length=0) -> np.ndarray:
+def convention_position_ids(name: str, attention_mask: ArrayLike, *, past_length: int = 0) -> np.ndarray:
     """The position id a codebase gives each token of a (padded) batch.
 
     Parameters
@@ -680,7 +688,9 @@ def convention_position_ids(name, attention_mask, *, past_length=0) -> np.ndarra
     return (cumulative - 1) * mask
 
 
-def convention_bias(name, n_queries, n_keys=None, *, n_heads=8, past_length=0) -> np.ndarray:
+def convention_bias(
+    name: str, n_queries: int, n_keys: int | None = None, *, n_heads: int = 8, past_length: int = 0
+) -> np.ndarray:
     """The attention bias of T5, BLOOM or MPT for one unpadded sequence.
 
     Parameters
@@ -760,7 +770,7 @@ def conventions_overview() -> str:
     return "\n".join(lines)
 
 
-def convention_details(name) -> str:
+def convention_details(name: str) -> str:
     """A MyST definition list of one convention's fields, with its citations.
 
     Examples

@@ -65,7 +65,9 @@ def _offsets(offsets: ArrayLike, n_pairs: int) -> np.ndarray:
     return offsets
 
 
-def rope_relative_scores(query, key, offsets, *, base=10000.0, inv_freq=None) -> np.ndarray:
+def rope_relative_scores(
+    query: ArrayLike, key: ArrayLike, offsets: ArrayLike, *, base: float = 10000.0, inv_freq: ArrayLike | None = None
+) -> np.ndarray:
     """The RoPE attention score ``<R(m) q, R(m + r) k>`` for each offset ``r``.
 
     By the theorem ``rope-relative`` the score does not depend on ``m``;
@@ -100,7 +102,9 @@ def rope_relative_scores(query, key, offsets, *, base=10000.0, inv_freq=None) ->
     return (np.cos(angles) * products.real - np.sin(angles) * products.imag).sum(axis=-1)
 
 
-def rope_decay_bound(query, key, offsets, *, base=10000.0, inv_freq=None) -> np.ndarray:
+def rope_decay_bound(
+    query: ArrayLike, key: ArrayLike, offsets: ArrayLike, *, base: float = 10000.0, inv_freq: ArrayLike | None = None
+) -> np.ndarray:
     """RoFormer's upper bound on ``|score(r)|`` (Su et al., section 3.4.3).
 
     With ``h_j = z_q conj(z_k)`` (``h_{d/2} = 0``) and the partial sums

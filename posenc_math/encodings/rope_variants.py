@@ -94,7 +94,15 @@ def _pairs_slice(freqs, start: int, stop: int):
     return freqs[start:stop]
 
 
-def mrope(x, positions, sections, *, base=10000.0, inv_freq=None, attention_factor=1.0) -> np.ndarray:
+def mrope(
+    x: ArrayLike,
+    positions: ArrayLike,
+    sections: Sequence[int],
+    *,
+    base: float = 10000.0,
+    inv_freq: ArrayLike | None = None,
+    attention_factor: float = 1.0,
+) -> np.ndarray:
     """Qwen2-VL's multimodal rotary embedding (M-RoPE), half layout.
 
     Every token carries three position ids, temporal, height and width.  The
@@ -379,7 +387,7 @@ def _sections(sections, n_pairs: int) -> tuple[int, int, int]:
     return checked  # type: ignore[return-value]
 
 
-def axial_positions(shape, *, normalized=False) -> np.ndarray:
+def axial_positions(shape: Sequence[int], *, normalized: bool = False) -> np.ndarray:
     """The coordinates of every cell of a grid, one row per axis.
 
     Cells are listed in row-major order (the last axis varies fastest), as
@@ -426,7 +434,7 @@ def axial_positions(shape, *, normalized=False) -> np.ndarray:
     return np.stack([grid.reshape(-1) for grid in grids])
 
 
-def pixel_frequencies(dim, *, max_freq=10.0) -> np.ndarray:
+def pixel_frequencies(dim: int, *, max_freq: float = 10.0) -> np.ndarray:
     """rotary-embedding-torch's frequencies for pixel coordinates in [-1, 1].
 
     ``w_j = pi * linspace(1, max_freq / 2, dim // 2)[j]``
@@ -460,7 +468,14 @@ def pixel_frequencies(dim, *, max_freq=10.0) -> np.ndarray:
     return np.linspace(1.0, max_freq / 2, dim // 2) * np.pi
 
 
-def axial_rope(x, positions, *, base=10000.0, inv_freq=None, layout="interleaved") -> np.ndarray:
+def axial_rope(
+    x: ArrayLike,
+    positions: ArrayLike,
+    *,
+    base: float = 10000.0,
+    inv_freq: ArrayLike | None = None,
+    layout: str = "interleaved",
+) -> np.ndarray:
     """Axial rotary embedding of a grid (an image, a video), as rotary-embedding-torch builds it.
 
     With ``A`` axes, the features are cut into consecutive blocks of
@@ -533,7 +548,7 @@ def axial_rope(x, positions, *, base=10000.0, inv_freq=None, layout="interleaved
     return _rotate_rows(values, out_dtype, blocks, n_pairs=axis_dim // 2, layout=layout, scale=1.0)
 
 
-def xpos_scales(dim, positions, *, scale_base=512.0, center=0.0) -> np.ndarray:
+def xpos_scales(dim: int, positions: ArrayLike, *, scale_base: float = 512.0, center: float = 0.0) -> np.ndarray:
     """xPos's per-pair scale ``zeta_j ** ((p - center) / scale_base)``.
 
     ``zeta_j = (2 j + 0.4 dim) / (1.4 dim)`` (rotary-embedding-torch's
@@ -586,7 +601,15 @@ def xpos_scales(dim, positions, *, scale_base=512.0, center=0.0) -> np.ndarray:
 
 
 def xpos(
-    x, positions, *, key=False, base=10000.0, scale_base=512.0, center=0.0, inv_freq=None, layout="interleaved"
+    x: ArrayLike,
+    positions: ArrayLike,
+    *,
+    key: bool = False,
+    base: float = 10000.0,
+    scale_base: float = 512.0,
+    center: float = 0.0,
+    inv_freq: ArrayLike | None = None,
+    layout: str = "interleaved",
 ) -> np.ndarray:
     """xPos: RoPE with a per-pair scale that decays with distance.
 
