@@ -987,3 +987,31 @@ def test_rope_scores_of_one_query_are_the_relative_scores(rng):
 def test_rope_scores_bad_input_is_named(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+def test_the_position_shapes_on_the_api_page_are_the_ones_rope_accepts(rng):
+    """docs/api.md's table of accepted shapes, read and tried: every row is accepted with its meaning."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    lines = page.split("(api-rope-shapes)=")[1].splitlines()[:40]
+    rows = [line for line in lines if line.startswith("| ") and "---" not in line][1:]  # without the header
+    sizes = {"batch": 2, "heads": 3, "n": 5, "dim": 8, "1": 1}
+    assert len(rows) == 3
+    for row in rows:
+        positions_cell, x_cell = row.split("|")[1:3]
+        positions_shape = tuple(
+            sizes[s.strip()] for s in re.findall(r"`\(([^`]*)\)`", positions_cell)[-1].split(",") if s.strip()
+        )
+        if "any" in x_cell:
+            x_shape = (2, 3, 5, 8)
+        else:
+            dims = re.findall(r"`\(([^`]*)\)`", x_cell)[0].replace("...", "batch, heads").split(",")
+            x_shape = tuple(sizes[s.strip()] for s in dims)
+        x = rng.normal(size=x_shape)
+        positions = rng.integers(0, 100, size=positions_shape)
+        out = rope(x, positions)
+        full = np.broadcast_to(positions[:, None, :] if positions.ndim == 2 else positions, x_shape[:-1])
+        for index in np.ndindex(*x_shape[:-2]):
+            np.testing.assert_array_equal(out[index], rope(x[index], full[index]))

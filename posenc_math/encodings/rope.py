@@ -95,12 +95,6 @@ def _vectors(x: ArrayLike, name: str = "x") -> tuple[np.ndarray, np.dtype]:
     return array, out_dtype
 
 
-def _real_vectors(x: ArrayLike, name: str = "x") -> tuple[np.ndarray, np.dtype]:
-    """:func:`_vectors`, the values converted to float64 (for callers that want a float64 copy)."""
-    array, out_dtype = _vectors(x, name)
-    return array.astype(np.float64, copy=False), out_dtype
-
-
 def _frequencies_array(inv_freq: ArrayLike, n_pairs: int | None, name: str = "inv_freq") -> np.ndarray:
     """Validate given frequencies (``n_pairs`` of them, or any number >= 1); return them as longdouble."""
     if (
