@@ -187,3 +187,54 @@ def test_the_estimate_of_a_huge_request_is_refused_by_name():
     x = np.broadcast_to(np.float32(1.0), (2**20, 64, 4096, 128))  # 2**45 elements, no memory behind them
     with pytest.raises(ValueError, match=r"rope of x of shape \(1048576, 64, 4096, 128\).*more than"):
         rope(x, np.arange(4096))
+
+
+FREQS = rope_frequencies(128)[0]
+
+
+def caches_of(x):
+    return rope_cos_sin(np.tile(np.arange(x.shape[-2]), (x.shape[0], 1)), FREQS)
+
+
+ESTIMATED = [
+    # (name, inputs made beforehand from x, the call)
+    ("rope", lambda x: (np.arange(x.shape[-2]),), lambda x, p: rope(x, p)),
+    ("apply_rotary", caches_of, lambda x, caches: apply_rotary(x, *caches)),
+    (
+        "apply_rotary per head",
+        lambda x: [np.broadcast_to(c[:, None], x.shape) for c in caches_of(x)],
+        lambda x, caches: apply_rotary(x, *caches),
+    ),
+    (
+        "rope_cos_sin",
+        lambda x: (np.arange(x.shape[0] * x.shape[-2]).reshape(x.shape[0], -1),),
+        lambda x, p: rope_cos_sin(p, FREQS),
+    ),
+    (
+        "rope_cos_sin bfloat16",
+        lambda x: (np.arange(4 * x.shape[-2]),),
+        lambda x, p: rope_cos_sin(p, FREQS, dtype="bfloat16"),
+    ),
+    (
+        "mrope",
+        lambda x: (np.tile(np.arange(x.shape[-2]), (3, x.shape[0], 1)),),
+        lambda x, p: mrope(x, p, [32, 16, 16]),
+    ),
+    ("axial_rope", lambda x: (np.tile(np.arange(x.shape[-2]), (2, 1)),), lambda x, p: axial_rope(x, p)),
+    ("xpos", lambda x: (np.arange(x.shape[-2]),), lambda x, p: xpos(x, p)),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, BFLOAT16], ids=["float32", "bfloat16"])
+@pytest.mark.parametrize("name, prepare, call", ESTIMATED, ids=[entry[0] for entry in ESTIMATED])
+def test_the_guard_counts_at_least_what_is_allocated(name, prepare, call, dtype, rng, monkeypatch):
+    """The peak each function checks against the memory available bounds what tracemalloc sees."""
+    x = rng.normal(size=(2, 4, 1024, 128)).astype(dtype)
+    inputs = prepare(x)
+    variants = importlib.import_module("posenc_math.encodings.rope_variants")
+    estimates = []
+    for module in (rope_module, variants):
+        monkeypatch.setattr(module, "check_memory", lambda n_bytes, what: estimates.append(n_bytes))
+    single = inputs[0] if len(inputs) == 1 else inputs
+    _, peak = traced(lambda: call(x, single))
+    assert len(estimates) == 1 and peak <= estimates[0], (peak, estimates)
