@@ -13,8 +13,9 @@ Output that cannot be delivered ends quietly, without a traceback: when the
 reader of standard output goes away (``posenc-math verify | head -c 1``)
 the exit status is 141 (128 + SIGPIPE, what a shell reports for a command
 ended by a closed pipe; ``set -o pipefail`` sees it), and when the output
-cannot be written (``> /dev/full``, a full disk) a one-line message goes to
-standard error and the exit status is 1.
+cannot be written (``> /dev/full``, a full disk) or standard output is closed
+(``posenc-math list >&-``) a one-line message goes to standard error and the exit
+status is 1.
 """
 
 from __future__ import annotations
@@ -121,7 +122,11 @@ def _quiet_output(main_function):
     """Wrap the entry point so that a closed pipe or a full disk ends quietly (see the module docstring)."""
 
     @functools.wraps(main_function)
-    def run(argv=None) -> int:
+    def run(argv: list[str] | None = None) -> int:
+        if sys.stdout is None:  # started with standard output closed (`posenc-math list >&-`)
+            if sys.stderr is not None:
+                print("posenc-math: cannot write the output: standard output is closed", file=sys.stderr)
+            return EXIT_WRITE_ERROR
         try:
             try:
                 status = main_function(argv)
@@ -160,7 +165,7 @@ def _processes(text: str) -> int:
 
 
 @_quiet_output
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Entry point of ``posenc-math`` and ``python -m posenc_math``."""
     from . import __version__
 

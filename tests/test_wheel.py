@@ -220,3 +220,32 @@ def test_bench_runs_the_library_sections_from_the_wheel(venv, tmp_path):
     assert "theorems verified / registered" in run.stdout
     assert "[site]" not in run.stdout and "[browser]" not in run.stdout
     assert "tools/bench_site.py" in run.stdout and "source checkout" in run.stdout
+
+
+def readme_examples() -> str:
+    """The README's Python examples, as one script."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
+    assert blocks, "README.md has no ```python example"
+    return "\n".join(blocks)
+
+
+def test_readme_examples_run_and_pass_mypy_strict_against_the_installed_package(venv, tmp_path):
+    """A user's script with the README's examples: it runs from the wheel, and `mypy --strict` accepts it with
+    the wheel's type hints (py.typed); a deliberately wrong line is refused, so the hints are really read."""
+    script = tmp_path / "user_script.py"
+    script.write_text(readme_examples(), encoding="utf-8")
+    ran = run_in(venv, tmp_path, "python", str(script))
+    assert ran.returncode == 0, ran.stderr[-2000:]
+
+    def mypy(path: Path) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]
+        command += ["--python-executable", str(venv / "python"), str(path)]
+        return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+
+    checked = mypy(script)
+    assert checked.returncode == 0, checked.stdout[-3000:]
+    wrong = tmp_path / "wrong_script.py"
+    wrong.write_text(readme_examples() + "\nwrong: str = pm.rope(q, position_ids)\n", encoding="utf-8")
+    refused = mypy(wrong)
+    assert refused.returncode == 1 and '(expression has type "ndarray' in refused.stdout, refused.stdout

@@ -231,6 +231,19 @@ def bench_verify() -> Rows:
 
 
 #: Printed after the library sections: where the site's figures come from.
+@section("rope")
+def bench_rope() -> Rows:
+    """``rope`` on a model's shape against a plain rotate_half rotation: time, peak memory, accuracy
+    (the figures and bars of ``tools/bench_rope.py``, issue 25)."""
+    try:
+        import ml_dtypes  # noqa: F401  (bfloat16)
+    except ImportError:
+        return [("rope: needs ml_dtypes (pip install posenc-math[precision])", "-", None)]
+    import bench_rope
+
+    return [(f"{name} ({bar})" if bar else name, value, ok) for name, value, bar, ok in bench_rope.run()]
+
+
 SITE_SECTIONS_NEED = (
     "The site sections (clean and no-op build times, the site in Chromium) are not part of the "
     "installed package: they need a source checkout of posenc-math with its docs/, node and npm, "
@@ -247,7 +260,7 @@ def run(sections: dict[str, Callable[[], Rows]], names: list[str]) -> bool:
         for label, value, met in sections[name]():
             verdict = "" if met is None else ("  PASS" if met else "  FAIL")
             failed |= met is False
-            print(f"{label:<48} {value:>12}{verdict}", flush=True)
+            print(f"{label:<64} {value:>12}{verdict}", flush=True)
     return not failed
 
 

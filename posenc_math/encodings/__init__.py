@@ -10,9 +10,15 @@ from .learned import (
     principal_components,
 )
 from .relative import relative_positions, shaw_clip, t5_bucket
-from .relative_attention import deberta_relative_index, deberta_scores, transformer_xl_scores
-from .rope import interleaved_to_half, rope, rope_cos_sin
-from .rope_analysis import rope_decay_bound, rope_relative_scores
+from .relative_attention import (
+    deberta_bucket_regions,
+    deberta_log_bucket,
+    deberta_relative_index,
+    deberta_scores,
+    transformer_xl_scores,
+)
+from .rope import apply_rotary, interleaved_to_half, rope, rope_cos_sin
+from .rope_analysis import rope_decay_bound, rope_relative_scores, rope_scores
 from .rope_scaling import extension_frequencies, ntk_aware_base, rope_frequencies
 from .rope_variants import (
     axial_positions,
@@ -30,11 +36,14 @@ __all__ = [
     "alibi_bias",
     "alibi_key_bias",
     "alibi_slopes",
+    "apply_rotary",
     "axial_positions",
     "axial_rope",
     "binary",
     "causal_mask",
     "cosine_similarity_matrix",
+    "deberta_bucket_regions",
+    "deberta_log_bucket",
     "deberta_relative_index",
     "deberta_scores",
     "dot_product_attention",
@@ -54,6 +63,7 @@ __all__ = [
     "rope_decay_bound",
     "rope_frequencies",
     "rope_relative_scores",
+    "rope_scores",
     "shaw_clip",
     "sinusoidal",
     "softmax",

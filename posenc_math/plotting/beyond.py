@@ -190,7 +190,9 @@ def rope_score_decay(query: ArrayLike, key: ArrayLike, *, max_offset: int = 2000
     return figure
 
 
-def rope_mean_score_plot(dim=128, *, max_offset=2000, n_samples=2000, base=10000.0, seed=0):
+def rope_mean_score_plot(
+    dim: int = 128, *, max_offset: int = 2000, n_samples: int = 2000, base: float = 10000.0, seed: int = 0
+) -> Figure:
     """The RoPE score averaged over seeded random vectors against the offset.
 
     Two cases, from :func:`posenc_math.analysis.rope_mean_scores`: the key
@@ -236,7 +238,15 @@ def rope_mean_score_plot(dim=128, *, max_offset=2000, n_samples=2000, base=10000
     return figure
 
 
-def yarn_ramp_plot(dim, *, base, factor, original_max_position_embeddings, beta_fast=32, beta_slow=1):
+def yarn_ramp_plot(
+    dim: int,
+    *,
+    base: float,
+    factor: float,
+    original_max_position_embeddings: int,
+    beta_fast: float = 32,
+    beta_slow: float = 1,
+) -> Figure:
     """YaRN's ramp per pair: the exact ramp, and the one read off :func:`posenc_math.rope_frequencies`.
 
     The ramp read off the library is ``(1 - w'_j / w_j) / (1 - 1 / s)``

@@ -9,18 +9,23 @@ random, and are deterministic: the same arguments give the same bytes.
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import check_int
 from ..encodings.rope import rope
 from ..encodings.sinusoidal import sinusoidal
 from .sinusoid import dial_face
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 __all__ = ["dials_animation", "rope_pair_rotation"]
 
 
-def rope_pair_rotation(pair, frequencies, *, n_positions=12):
+def rope_pair_rotation(pair: ArrayLike, frequencies: ArrayLike, *, n_positions: int = 12) -> Figure:
     """One query pair ``(a, b)`` rotated by RoPE at positions ``0 .. n_positions - 1``.
 
     One panel per frequency: the pair at each position is a point on the
@@ -92,7 +97,15 @@ def rope_pair_rotation(pair, frequencies, *, n_positions=12):
     return figure
 
 
-def dials_animation(dim=8, *, n_positions=48, n_pairs=4, base=10000.0, interval_ms=250, dpi=72) -> bytes:
+def dials_animation(
+    dim: int = 8,
+    *,
+    n_positions: int = 48,
+    n_pairs: int = 4,
+    base: float = 10000.0,
+    interval_ms: int = 250,
+    dpi: int = 72,
+) -> bytes:
     """The hands of the first ``n_pairs`` sine/cosine dials turning, as a GIF.
 
     Frame ``p`` shows every pair ``(sin p ω_i, cos p ω_i)`` of row ``p`` of
