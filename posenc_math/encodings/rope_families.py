@@ -635,6 +635,21 @@ for _family in (
         parameters=_qwen_vl_parameters,
     ),
     Family(
+        "Qwen3-VL-MoE",
+        ("qwen3_vl_moe_text", "qwen3_vl_moe"),
+        default_theta=500000.0,
+        defaults=_defaults(
+            hidden_size=2048,
+            num_attention_heads=16,
+            num_hidden_layers=24,
+            max_position_embeddings=128000,
+            head_dim=None,
+        ),
+        mrope="interleaved",
+        mrope_section=(24, 20, 20),
+        parameters=_qwen_vl_parameters,
+    ),
+    Family(
         "GPT-J",
         ("gptj",),
         layout="interleaved",
