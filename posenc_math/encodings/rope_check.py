@@ -337,8 +337,10 @@ def check_cos_sin(config, cos, sin, *, positions=None, layer=0, seq_len=None) ->
     float32 itself makes on these caches is reported beside the worst error.
     When the dump does not agree, each mistake of
     :func:`~posenc_math.encodings.rope_mistakes.mistaken_cos_sin` is tried
-    with the same bounds, and the matching one with the smallest error is
-    the explanation.
+    with the bound of a pair turning at frequency up to ``max(1, w_max)``
+    and a factor up to ``max(1, attention_factor)`` (a mistake may turn
+    faster than the layer: Gemma 3's local base on a full layer scaled by
+    8), and the matching one with the smallest error is the explanation.
 
     Parameters
     ----------
@@ -404,7 +406,11 @@ def check_cos_sin(config, cos, sin, *, positions=None, layer=0, seq_len=None) ->
     column_bound = factor * (
         8 * unit32 * largest[:, None] * np.concatenate([inv_freq, inv_freq])[None, :] + 4 * unit32 + 4 * unit
     )
-    row_bound = factor * (8 * unit32 * largest[:, None] * float(inv_freq.max()) + 4 * unit32 + 4 * unit)
+    # A mistake can have faster frequencies or a larger factor than the layer
+    # (local/global swapped); every rule here keeps the fastest at <= 1.
+    row_bound = max(factor, 1.0) * (
+        8 * unit32 * largest[:, None] * max(float(inv_freq.max()), 1.0) + 4 * unit32 + 4 * unit
+    )
     own_cos, own_sin = _float32_caches(rope_layer, positions, seq_len, dump_format)
     float32_error = float(max(np.abs(own_cos - exact_cos).max(), np.abs(own_sin - exact_sin).max()))
 

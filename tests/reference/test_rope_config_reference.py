@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from posenc_math import mrope_positions, rope_from_config, rope_layers
+from posenc_math.encodings.rope_check import check_cos_sin
 
 CONFIGS = Path(__file__).resolve().parents[1] / "data" / "configs"
 FIXTURES = sorted(path.name for path in CONFIGS.glob("*.json"))
@@ -347,3 +348,114 @@ def test_rotation_pairs_features_as_the_family_does(torch, transformers, name, i
     wrong = dataclasses.replace(layer, layout=other)
     swapped = wrong.rotate(q, positions) @ np.swapaxes(wrong.rotate(k, positions), -1, -2)
     assert np.abs(swapped - theirs).max() > 100 * scale
+
+
+# --- check-config --compare on transformers' own caches -----------------------------------
+
+
+def _native_dump(torch, native, style):
+    """transformers' caches as someone would dump them: its own columns, float32."""
+    if style == "gptj":
+        sin, cos = native
+    elif style == "complex":
+        cos, sin = native.real, native.imag
+    else:
+        cos, sin = native
+    return cos[0].float().numpy(), sin[0].float().numpy()
+
+
+@pytest.mark.parametrize("name,index", SCORE_CASES)
+def test_check_cos_sin_accepts_transformers_caches(torch, transformers, name, index):
+    """transformers' cos/sin, in the columns its rotary module returns (concatenated,
+    one per pair, or repeated), agree with the exact values to float32's bound."""
+    data = _load(name)
+    hf_config = _hf_text_config(transformers, data)
+    module, class_name, style = ROTARY[hf_config.model_type]
+    layer = rope_from_config(data, layer=index)
+    for label, positions in _position_sets(layer).items():
+        native = _hf_native(torch, _class(module, class_name)(hf_config), style, positions, layer.layer_type)
+        cos, sin = _native_dump(torch, native, style)
+        result = check_cos_sin(data, cos, sin, positions=positions, layer=index)
+        assert result.agrees, (label, result.worst_error, result.tolerance, result.form)
+
+
+def _float32_cat(torch, inv_freq, positions, factor=1.0):
+    angles = torch.from_numpy(np.asarray(positions))[:, None].float() * inv_freq.float()
+    angles = torch.cat([angles, angles], -1)
+    return (angles.cos() * factor).numpy(), (angles.sin() * factor).numpy()
+
+
+def test_mistakes_made_with_transformers_code_are_named(torch, transformers):
+    """Each mistake, committed with transformers' own modules on a wrongly read config,
+    is what check_cos_sin names."""
+    from transformers.modeling_rope_utils import _compute_longrope_parameters
+
+    def hf(name, **changes):
+        data = _load(name)
+        text = data.get("text_config", data)
+        text.update(changes)
+        return data, _hf_text_config(transformers, data)
+
+    def module(config, model_type=None):
+        mod, class_name, _ = ROTARY[model_type or config.model_type]
+        return _class(mod, class_name)(config)
+
+    def named(config_name, cos, sin, positions, index=0):
+        return check_cos_sin(_load(config_name), cos, sin, positions=positions, layer=index).explanation
+
+    x = torch.zeros(1)
+    ids = np.arange(600)
+    position_ids = torch.from_numpy(ids)[None]
+
+    # Gemma 3: the sliding layers' caches used on a full-attention layer
+    _, config = hf("gemma-3-4b-it.json")
+    cos, sin = module(config)(x, position_ids, "sliding_attention")
+    assert named("gemma-3-4b-it.json", cos[0].numpy(), sin[0].numpy(), ids, 5) == "local_global_swapped"
+
+    # gpt-oss: YaRN with the default truncation
+    _, config = hf("gpt-oss-20b.json")
+    config.rope_parameters["truncate"] = True
+    cos, sin = module(config)(x, position_ids)
+    assert named("gpt-oss-20b.json", cos[0].numpy(), sin[0].numpy(), ids) == "yarn_truncation"
+
+    # Phi-3.5: the short factors still in use at seq_len 4097
+    _, config = hf("phi-3.5-mini-instruct.json")
+    inv_freq, factor = _compute_longrope_parameters(config, seq_len=4096)
+    at_switch = np.r_[0:50, 4090:4097]
+    cos, sin = _float32_cat(torch, inv_freq, at_switch, factor)
+    assert named("phi-3.5-mini-instruct.json", cos, sin, at_switch) == "longrope_switch"
+
+    # Pythia: the whole head turned (rotary_pct read as 1)
+    _, config = hf("pythia-70m.json", rotary_pct=1.0)
+    cos, sin = module(config)(x, position_ids)
+    assert named("pythia-70m.json", cos[0].numpy(), sin[0].numpy(), ids) == "partial_rotary_ignored"
+
+    # Qwen2.5 YaRN: the attention factor left out
+    _, config = hf("qwen2.5-7b-instruct_yarn.json")
+    rotary = module(config)
+    cos, sin = rotary(x, position_ids)
+    cos, sin = cos[0].numpy() / rotary.attention_scaling, sin[0].numpy() / rotary.attention_scaling
+    assert named("qwen2.5-7b-instruct_yarn.json", cos, sin, ids) == "missing_attention_factor"
+
+    # Llama 2 with dynamic NTK: the trained base kept past 4096
+    _, config = hf("llama-2-7b-hf_dynamic-ntk.json", rope_scaling=None)
+    long_ids = np.r_[0:50, 5990:6000]
+    cos, sin = module(config)(x, torch.from_numpy(long_ids)[None])
+    assert named("llama-2-7b-hf_dynamic-ntk.json", cos[0].numpy(), sin[0].numpy(), long_ids) == (
+        "dynamic_ntk_not_applied"
+    )
+
+    # Qwen3-VL's sections laid out as Qwen2.5-VL's
+    _, config = hf("qwen3-vl-8b-instruct.json")
+    grid = mrope_positions([3, (2, 6, 6), 3])
+    cos, sin = module(config, "qwen2_5_vl_text")(x, torch.from_numpy(grid)[:, None, :])
+    assert named("qwen3-vl-8b-instruct.json", cos[0].numpy(), sin[0].numpy(), grid) == "mrope_section_layout"
+
+    # Llama 2: Cohere's interleaved caches for a half-layout model
+    _, config = hf("llama-2-7b-hf.json")
+    cos, sin = module(config, "cohere")(x, position_ids)
+    assert named("llama-2-7b-hf.json", cos[0].numpy(), sin[0].numpy(), ids) == "wrong_layout"
+
+    # position ids in bfloat16 before the angles
+    cos, sin = module(config)(x, position_ids.to(torch.bfloat16))
+    assert named("llama-2-7b-hf.json", cos[0].numpy(), sin[0].numpy(), ids) == "positions_in_bfloat16"
