@@ -221,7 +221,7 @@ def _as_float64(array: np.ndarray, name: str) -> np.ndarray:
 class CosSinCheck:
     """The result of :func:`check_cos_sin`.
 
-    Attributes
+    Parameters
     ----------
     layer : int
     form : str
@@ -229,7 +229,8 @@ class CosSinCheck:
         angles]``, rotary_dim columns), ``"pairs"`` (one column per pair),
         ``"repeated"`` (``[a0, a0, a1, a1, ...]``, Cohere's and GPT-J's
         caches), or ``"unknown"``.
-    positions : numpy.ndarray
+    positions
+        The position ids of the rows, an array.
     seq_len : int
     worst_error : float
         Largest ``|dump - exact|`` over cos and sin (inf when the shapes
@@ -333,7 +334,7 @@ def check_cos_sin(config, cos, sin, *, positions=None, layer=0, seq_len=None) ->
     """Compare dumped cos/sin caches with a layer's exact ones; name the mistake if they differ.
 
     The dump agrees when every entry is within what a correct float32
-    computation can be off by (:attr:`CosSinCheck.tolerance`); the error
+    computation can be off by (its ``tolerance``); the error
     float32 itself makes on these caches is reported beside the worst error.
     When the dump does not agree, each mistake of
     :func:`~posenc_math.encodings.rope_mistakes.mistaken_cos_sin` is tried

@@ -237,19 +237,19 @@ def _read_only(array: np.ndarray) -> np.ndarray:
 class RopeLayer:
     """The rotary embedding of one layer of a model, read from its config.
 
-    Built by :func:`rope_from_config`.  Equality is identity (the fields
-    hold arrays and mappings).
+    Built by :func:`rope_from_config`; its fields are the parameters below,
+    read-only.  Equality is identity (the fields hold arrays and mappings).
 
-    Attributes
+    Parameters
     ----------
-    kind : {"rope", "nope"}
-        ``"nope"``: the layer adds no position information (Llama 4's
-        every fourth layer, Cohere 2's full-attention layers).
-    inv_freq : numpy.ndarray or None
-        The angular frequency of each rotated pair, float64, length
-        ``rotary_dim // 2``, as the rotary module builds it at construction:
-        dynamic NTK unscaled, LongRoPE with its short factors.  Read-only;
-        None for a NoPE layer.
+    kind : str
+        ``"rope"``, or ``"nope"``: the layer adds no position information
+        (Llama 4's every fourth layer, Cohere 2's full-attention layers).
+    inv_freq
+        The angular frequency of each rotated pair, a read-only float64
+        array of length ``rotary_dim // 2``, as the rotary module builds it
+        at construction: dynamic NTK unscaled, LongRoPE with its short
+        factors.  None for a NoPE layer.
     attention_factor : float
         What the rotary module multiplies cos and sin by (YaRN, LongRoPE;
         1.0 otherwise).
@@ -259,10 +259,10 @@ class RopeLayer:
     head_dim : int
         Features of a query/key head (DeepSeek: ``qk_nope_head_dim +
         qk_rope_head_dim``).
-    layout : {"half", "interleaved"}
-        How the family pairs features when it rotates: ``(j, j + r/2)``
+    layout : str
+        ``"half"`` or ``"interleaved"``: how the family pairs features when it rotates: ``(j, j + r/2)``
         (``rotate_half``) or ``(2j, 2j + 1)``.
-    mrope_section : tuple of 3 ints or None
+    mrope_section : tuple or None
         Multimodal RoPE's pairs per temporal, height and width id.
     rope_type : str or None
         The frequency rule (``"default"``, ``"linear"``, ``"dynamic"``,
@@ -270,8 +270,8 @@ class RopeLayer:
         for NoPE.
     base : float or None
         The layer's ``rope_theta``.
-    scaling : mapping
-        The rule's keys, as passed to :func:`~posenc_math.rope_frequencies`
+    scaling
+        A read-only mapping: the rule's keys, as passed to :func:`~posenc_math.rope_frequencies`
         (read-only; lists as tuples).
     max_position_embeddings : int or None
     original_max_position_embeddings : int or None
@@ -339,7 +339,7 @@ class RopeLayer:
     def frequencies(self, *, seq_len=None) -> tuple[np.ndarray, float]:
         """``(inv_freq, attention_factor)`` for a sequence of ``seq_len`` positions.
 
-        Differs from :attr:`inv_freq` only for ``dynamic`` (beyond
+        Differs from ``inv_freq`` only for ``dynamic`` (beyond
         ``max_position_embeddings``) and ``longrope`` (long factors beyond
         ``original_max_position_embeddings``), the two rules that read the
         sequence length.
@@ -453,7 +453,7 @@ class RopeLayer:
         """Rotate query or key heads as this layer does (a NoPE layer returns them unchanged).
 
         Features ``rotary_offset .. rotary_offset + rotary_dim`` of each head
-        turn, paired by :attr:`layout`, with the angles of :meth:`cos_sin`;
+        turn, paired by ``layout``, with the angles of :meth:`cos_sin`;
         the others pass through.  The result keeps every feature in its place
         (DeepSeek's transformers code returns the rotated features of its
         interleaved pairs reordered, evens then odds; scores are the same).
@@ -694,7 +694,7 @@ def rope_from_config(config, *, layer=0) -> RopeLayer:
       interleaved), DeepSeek's decoupled rotary head and ``mscale``.
 
     Where transformers reads a config in a way one might not expect (a key
-    ignored, a value replaced), the layer's :attr:`RopeLayer.notes` say so.
+    ignored, a value replaced), the layer's ``notes`` say so.
     Keys a rule does not read are ignored, as transformers does, unless they
     look like a misspelling of one it does (``factr``, ``rope_typ``,
     ``rope_thetta``): those are refused with the key they resemble.

@@ -9,7 +9,7 @@ layers ``rope_local_base_freq`` and the full layers ``rope_theta`` and the
 scaling, Llama 4 turns RoPE off in every fourth layer.  Each :class:`Family`
 here records one family's defaults and rules, as transformers 5.x
 (``models/<family>/configuration_*.py`` and ``modeling_*.py``) implements
-them; :func:`~posenc_math.encodings.rope_config.rope_from_config` applies
+them; :func:`~posenc_math.rope_from_config` applies
 them.  A ``model_type`` missing from :data:`FAMILIES` is read with the
 generic rules of :data:`GENERIC`.
 """
@@ -397,18 +397,18 @@ def _no_offset(view: ConfigView) -> int:
 class Family:
     """One family's defaults and reading rules (transformers 5.x).
 
-    Attributes
+    Parameters
     ----------
     name : str
         The family, as people name it ("Llama", "Gemma 3", ...).
     model_types : tuple of str
         The ``model_type`` values of its configs (text and multimodal).
-    layout : {"half", "interleaved"}
-        How its attention pairs the rotated features.
+    layout : str
+        ``"half"`` or ``"interleaved"``: how its attention pairs the rotated features.
     default_theta : float
         ``rope_theta`` when the config gives none.
-    defaults : mapping
-        The config class's defaults for the keys read here.
+    defaults
+        A read-only mapping: the config class's defaults for the keys read here.
     partial_default : float or None
         ``partial_rotary_factor`` when the config gives none (Phi-2 and GLM
         0.5); None: rotate the whole head.
@@ -416,10 +416,10 @@ class Family:
         Whether the family's own ``default`` rule honours
         ``partial_rotary_factor`` (Llama's ignores it; the rules of
         ``ROPE_INIT_FUNCTIONS`` always honour it).
-    mrope : {None, "chunked", "interleaved"}
-        Multimodal RoPE: consecutive sections (Qwen2-VL) or pairs dealt in
+    mrope : str or None
+        Multimodal RoPE, ``"chunked"`` or ``"interleaved"``: consecutive sections (Qwen2-VL) or pairs dealt in
         turn (Qwen3-VL).
-    mrope_section : tuple of 3 ints or None
+    mrope_section : tuple or None
         The sections when the config gives none.
     """
 
