@@ -388,6 +388,14 @@ def test_an_unknown_model_type_is_read_with_the_generic_rules():
     assert layer.rotary_dim == 64 and "not in the family table" in layer.notes[0]
 
 
+def test_a_batch_of_one_is_read_as_its_row():
+    layer = rope_from_config(CONFIGS / "llama-2-7b-hf.json")
+    assert np.array_equal(layer.cos_sin(np.arange(4)[None])[0], layer.cos_sin(np.arange(4))[0])
+    vision = rope_from_config(CONFIGS / "qwen2-vl-7b-instruct.json")
+    ids = np.array([[0, 1, 1], [0, 1, 2], [0, 2, 3]])
+    assert np.array_equal(vision.cos_sin(ids[:, None, :])[1], vision.cos_sin(ids)[1])
+
+
 def test_positions_are_checked():
     layer = rope_from_config(CONFIGS / "llama-2-7b-hf.json")
     with pytest.raises(ValueError, match=r"shape \(n,\)"):

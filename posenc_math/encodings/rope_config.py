@@ -375,6 +375,9 @@ class RopeLayer:
             raise TypeError(f"positions must be integers or real numbers, got dtype {array.dtype}")
         if array.dtype.kind == "f" and not np.isfinite(array).all():
             raise ValueError("positions must be finite (found NaN or infinity)")
+        # a batch of one, (1, n) or (3, 1, n) as transformers passes position_ids
+        while array.ndim > 1 and array.shape[-2] == 1:
+            array = array.reshape(*array.shape[:-2], array.shape[-1])
         if self.mrope_section is not None:
             if array.ndim == 1:
                 return np.broadcast_to(array, (3, array.shape[0]))  # text tokens: three equal ids
@@ -416,7 +419,9 @@ class RopeLayer:
         positions : array_like
             Position ids, shape ``(n,)``; an M-RoPE layer takes ``(3, n)``
             (temporal, height, width; ``(n,)`` means text, three equal ids).
-            Integers or finite reals.
+            A batch of one, ``(1, n)`` or ``(3, 1, n)`` as transformers passes
+            ``position_ids``, is read as ``(n,)`` or ``(3, n)``.  Integers or
+            finite reals.
         seq_len : int, optional
             The sequence length ``dynamic`` and ``longrope`` read; default
             ``floor(max(positions)) + 1``, as transformers takes
