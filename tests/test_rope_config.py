@@ -425,6 +425,4 @@ def test_rope_layer_is_frozen():
 def test_every_family_in_the_table_has_a_fixture():
     covered = {rope_from_config(CONFIGS / name).family for name in FIXTURES}
     missing = {family.name for family in FAMILIES.values()} - covered
-    # Mistral, DeepSeek-V2 and GLM-4.5 are read with tested rules of their
-    # neighbours (Llama, DeepSeek-V3, GLM with the half layout).
-    assert missing <= {"Mistral", "DeepSeek-V2", "GLM-4.5 (GLM-4 MoE)"}, missing
+    assert not missing, missing

@@ -34,6 +34,9 @@ ROTARY = {
     "llama": ("llama", "LlamaRotaryEmbedding", "cat"),
     "qwen2": ("qwen2", "Qwen2RotaryEmbedding", "cat"),
     "deepseek_v3": ("deepseek_v3", "DeepseekV3RotaryEmbedding", "cat"),
+    "deepseek_v2": ("deepseek_v2", "DeepseekV2RotaryEmbedding", "complex"),
+    "mistral": ("mistral", "MistralRotaryEmbedding", "cat"),
+    "glm4_moe": ("glm4_moe", "Glm4MoeRotaryEmbedding", "cat"),
     "gpt_oss": ("gpt_oss", "GptOssRotaryEmbedding", "pairs"),
     "phi3": ("phi3", "Phi3RotaryEmbedding", "cat"),
     "phi": ("phi", "PhiRotaryEmbedding", "cat"),
@@ -57,6 +60,9 @@ ATTENTION = {
     "llama": ("llama", "LlamaAttention"),
     "qwen2": ("qwen2", "Qwen2Attention"),
     "deepseek_v3": ("deepseek_v3", "DeepseekV3Attention"),
+    "deepseek_v2": ("deepseek_v2", "DeepseekV2Attention"),
+    "mistral": ("mistral", "MistralAttention"),
+    "glm4_moe": ("glm4_moe", "Glm4MoeAttention"),
     "gpt_oss": ("gpt_oss", "GptOssAttention"),
     "phi3": ("phi3", "Phi3Attention"),
     "phi": ("phi", "PhiAttention"),
@@ -237,7 +243,7 @@ def test_layer_kinds_and_sizes_match_the_attention_modules(torch, transformers, 
         layer = layers[index]
         attention = _attention(torch, hf_config, model_type, index)
         head_dim = getattr(attention, "head_dim", None) or getattr(attention, "head_size", None)
-        if model_type == "deepseek_v3":
+        if model_type in ("deepseek_v3", "deepseek_v2"):
             head_dim = attention.qk_head_dim
             expected_scaling = attention.qk_head_dim**-0.5 * layer.score_scale
             assert math.isclose(attention.scaling, expected_scaling, rel_tol=1e-12)
@@ -291,6 +297,10 @@ def _hf_rotate(torch, model_type, native, q, layer):
     module = ROTARY[model_type][0]
     modeling = importlib.import_module(f"transformers.models.{module}.modeling_{module}")
     q = torch.from_numpy(q)
+    if model_type == "deepseek_v2":  # complex frequencies on the last qk_rope_head_dim features
+        nope, rot = q[..., : layer.rotary_offset], q[..., layer.rotary_offset :]
+        turned, _ = modeling.apply_rotary_emb(rot, rot, native.to(torch.complex64))
+        return torch.cat([nope, turned], -1).numpy()
     if model_type == "llama4_text":
         # (batch, n, heads, dim) and complex frequencies
         out, _ = modeling.apply_rotary_emb(q.transpose(1, 2), q.transpose(1, 2), native.to(torch.complex128))
