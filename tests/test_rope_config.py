@@ -346,6 +346,8 @@ def llama(**changes):
         (llama(layer_types=["full_attention"] * 3), 0, ValueError, "one entry per layer"),
         (llama(rope_scaling={"rope_type": "linear", "factor": 0.5}), 0, ValueError, r"factor.*>= 1"),
         (llama(head_dim=127), 0, ValueError, "even"),
+        (llama(num_hidden_layers=10**20), 0, ValueError, "num_hidden_layers'] must be at most"),
+        (llama(head_dim=10**9), 0, ValueError, "at most 65536 features"),
         ([("model_type", "llama")], 0, TypeError, "config must be a dict"),
         (str(CONFIGS / "no-such-model.json"), 0, ValueError, "no such file"),
     ],
@@ -426,3 +428,33 @@ def test_every_family_in_the_table_has_a_fixture():
     covered = {rope_from_config(CONFIGS / name).family for name in FIXTURES}
     missing = {family.name for family in FAMILIES.values()} - covered
     assert not missing, missing
+
+
+def test_fuzzed_configs_give_layers_or_a_named_error(rng):
+    """Wrong types, nulls and extreme values in the keys read: a layer whose caches
+    are finite, or a ValueError/TypeError; never another exception."""
+    values = [None, 0, -1, 1, 3, 0.5, 1e300, float("nan"), "x", [], {}, [1, 2], True, 10**20]
+    keys = ["rope_theta", "rope_scaling", "rope_parameters", "partial_rotary_factor", "head_dim", "hidden_size"]
+    keys += ["num_attention_heads", "num_hidden_layers", "max_position_embeddings", "layer_types", "no_rope_layers"]
+    keys += ["rotary_pct", "rotary_dim", "rope_local_base_freq", "qk_rope_head_dim", "global_head_dim"]
+    inner = ["rope_type", "factor", "original_max_position_embeddings", "low_freq_factor", "short_factor"]
+    inner += ["mrope_section", "beta_fast", "attention_factor", "mscale_all_dim", "truncate", "rope_theta"]
+    outcomes = set()
+    for _ in range(150):
+        data = load(FIXTURES[int(rng.integers(len(FIXTURES)))])
+        text = data["text_config"] if isinstance(data.get("text_config"), dict) else data
+        for _ in range(int(rng.integers(1, 3))):
+            value = values[int(rng.integers(len(values)))]
+            scaling = text.get("rope_scaling") or text.get("rope_parameters")
+            if rng.random() < 0.5 and isinstance(scaling, dict):
+                scaling[inner[int(rng.integers(len(inner)))]] = value
+            else:
+                text[keys[int(rng.integers(len(keys)))]] = value
+        try:
+            for layer in rope_layers(data)[:2]:
+                if layer.kind == "rope":
+                    assert np.isfinite(layer.cos_sin(np.arange(3))[0]).all()
+            outcomes.add("layers")
+        except (ValueError, TypeError):
+            outcomes.add("named error")
+    assert outcomes == {"layers", "named error"}

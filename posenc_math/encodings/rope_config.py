@@ -32,6 +32,10 @@ from .rope_scaling import _OPTIONAL, _REQUIRED, ROPE_TYPES, SCALING_KEYS, resemb
 
 __all__ = ["RopeLayer", "load_config", "rope_from_config", "rope_layers"]
 
+#: Sizes beyond any model, refused before lists or tables that large are built.
+MAX_LAYERS = 100_000
+MAX_HEAD_DIM = 65_536
+
 #: Keys a rotary module reads besides the frequency rule's.
 _MODEL_KEYS = ("mrope_section", "mrope_interleaved")
 
@@ -557,6 +561,8 @@ def _build(config: dict, layer) -> RopeLayer:
         notes.insert(0, f"model_type {model_type!r} is not in the family table; generic (Llama-like) rules applied")
     view = ConfigView(text, family)
     n_layers = view.integer("num_hidden_layers")
+    if n_layers > MAX_LAYERS:
+        raise ValueError(f"config['num_hidden_layers'] must be at most {MAX_LAYERS}, got {n_layers}")
     if isinstance(layer, (bool, np.bool_)) or not isinstance(layer, (int, np.integer)):
         raise TypeError(f"layer must be an integer in 0 .. {n_layers - 1}, got {layer!r}")
     layer = int(layer)
@@ -586,6 +592,11 @@ def _build(config: dict, layer) -> RopeLayer:
         kind = "nope"
     rotary_head = family.rotary_head(view, layer, layer_type)
     head_dim = qk_head if qk_head > 0 else rotary_head
+    if max(rotary_head, head_dim) > MAX_HEAD_DIM:
+        raise ValueError(
+            f"{where}: the head must have at most {MAX_HEAD_DIM} features, got {max(rotary_head, head_dim)} "
+            "(from head_dim, or hidden_size / num_attention_heads)"
+        )
     if kind == "nope":
         extra: dict[str, Any] = {}
         if family.temperature_tuning:

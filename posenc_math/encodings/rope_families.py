@@ -161,12 +161,19 @@ def _standardize(
     return parameters
 
 
+def _a_dict(name: str, value: Any) -> dict:
+    if not isinstance(value, dict):
+        raise TypeError(f"config[{name!r}] must be a dict or null, got {type(value).__name__} {value!r}")
+    return value
+
+
 def _given_parameters(view: ConfigView) -> dict:
     """``rope_scaling or rope_parameters or {}`` (a copy), as ``convert_rope_params_to_dict`` picks."""
+    for name in ("rope_scaling", "rope_parameters"):
+        if view.get(name) not in (None, False, 0, "", [], {}):
+            _a_dict(name, view.get(name))
     given = view.get("rope_scaling") or view.get("rope_parameters") or {}
-    if not isinstance(given, dict):
-        raise TypeError(f"config['rope_scaling'] / config['rope_parameters'] must be a dict or null, got {given!r}")
-    return copy.deepcopy(given)
+    return copy.deepcopy(_a_dict("rope_scaling", given))
 
 
 def _generic_parameters(view: ConfigView, layer_types: list[str], notes: list[str]) -> dict:
@@ -217,15 +224,18 @@ def _gemma3_parameters(view: ConfigView, layer_types: list[str], notes: list[str
     # rope_local_base_freq (default 1e4) to the sliding layers.
     given = view.get("rope_parameters")
     parameters = (
-        copy.deepcopy(given)
+        copy.deepcopy(_a_dict("rope_parameters", given))
         if given is not None
         else {"sliding_attention": {"rope_type": "default"}, "full_attention": {"rope_type": "default"}}
     )
     scaling = view.get("rope_scaling")
+    for layer_type in ("full_attention", "sliding_attention"):
+        if parameters.get(layer_type) is not None:
+            _a_dict(f"rope_parameters']['{layer_type}", parameters[layer_type])
     if parameters.get("full_attention") is None:
         parameters["full_attention"] = {"rope_type": "default"}
     if scaling is not None:
-        parameters["full_attention"].update(copy.deepcopy(scaling))
+        parameters["full_attention"].update(copy.deepcopy(_a_dict("rope_scaling", scaling)))
     parameters["full_attention"].setdefault("rope_theta", view.value("rope_theta", 1_000_000.0))
     if parameters.get("sliding_attention") is None:
         parameters["sliding_attention"] = {"rope_type": "default"}
@@ -243,7 +253,9 @@ def _gemma4_parameters(view: ConfigView, layer_types: list[str], notes: list[str
         }
     if view.get("rope_scaling") is not None:
         notes.append("rope_scaling is not read by Gemma 4 (only rope_parameters)")
-    return _standardize(view, copy.deepcopy(given), layer_types, view.get("rope_theta"), None, notes)
+    return _standardize(
+        view, copy.deepcopy(_a_dict("rope_parameters", given)), layer_types, view.get("rope_theta"), None, notes
+    )
 
 
 def _gpt_oss_parameters(view: ConfigView, layer_types: list[str], notes: list[str]) -> dict:

@@ -538,7 +538,17 @@ def rope_frequencies(dim, *, base=10000.0, scaling=None, seq_len=None, max_posit
         if dim == 2:
             raise ValueError("rope_type 'dynamic' needs dim > 2 (its base exponent is dim / (dim - 2))")
         length = max_position_embeddings if seq_len is None else max(seq_len, max_position_embeddings)
-        new_base = base * (factor * length / max_position_embeddings - (factor - 1)) ** (dim / (dim - 2))
+        # factor * L / M - (factor - 1), written so that L = M gives exactly 1
+        scale = factor * (length - max_position_embeddings) / max_position_embeddings + 1.0
+        try:
+            new_base = base * scale ** (dim / (dim - 2))
+        except OverflowError:
+            new_base = math.inf
+        if not math.isfinite(new_base):
+            raise ValueError(
+                f"rope_type 'dynamic': the base grows past float64 (base {base!r}, scaling['factor'] {factor!r}, "
+                f"seq_len {length}, max_position_embeddings {max_position_embeddings})"
+            )
         return _default_frequencies(dim, new_base).astype(np.float64), 1.0
     if rope_type == "yarn":
         return _yarn(dim, base, scaling, max_position_embeddings)
