@@ -179,6 +179,17 @@ def test_phi_3_reads_the_top_level_original_context():
     assert any("replaced by the top-level value 4096" in note for note in layer.notes)
 
 
+def test_phi_3_5_moe_switches_only_its_mscale_as_transformers_does():
+    data = load("edge_phi-3.5-moe_short-mscale-1.json")
+    layer = rope_from_config(data)
+    short = 10000.0 ** (-np.arange(0, 128, 2) / 128) / np.array(data["rope_scaling"]["short_factor"])
+    assert np.allclose(layer.inv_freq, short, rtol=1e-14) and layer.attention_factor == 1.0
+    inv_freq, factor = layer.frequencies(seq_len=4097)
+    assert np.array_equal(inv_freq, layer.inv_freq) and factor == data["rope_scaling"]["long_mscale"]
+    assert layer.frequencies(seq_len=4096)[1] == 1.0
+    assert any("short factors at every length" in note for note in layer.notes)
+
+
 def test_phi_4_mini_partial_longrope():
     layer = rope_from_config(CONFIGS / "phi-4-mini-instruct.json")
     assert (layer.rotary_dim, layer.head_dim, layer.rope_type) == (96, 128, "longrope")

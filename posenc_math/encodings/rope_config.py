@@ -37,7 +37,7 @@ MAX_LAYERS = 100_000
 MAX_HEAD_DIM = 65_536
 
 #: Keys a rotary module reads besides the frequency rule's.
-_MODEL_KEYS = ("mrope_section", "mrope_interleaved")
+_MODEL_KEYS = ("mrope_section", "mrope_interleaved", "short_mscale", "long_mscale")
 
 #: Top-level keys that bear on RoPE, for catching a misspelled one.
 _ROPE_CONFIG_KEYS = (
@@ -292,6 +292,10 @@ class RopeLayer:
     rotary_offset : int
         Index of the first rotated feature within the head (DeepSeek turns
         the last ``qk_rope_head_dim`` features: ``qk_nope_head_dim``).
+    longrope_mscale : tuple or None
+        Phi-3.5-MoE's ``(short_mscale, long_mscale)``: its attention factor
+        below and beyond the original context (its frequencies keep the
+        short factors, as transformers computes them).
     mrope_interleaved : bool
         M-RoPE pairs dealt to the three ids in turn (Qwen3-VL) rather than
         in consecutive sections (Qwen2-VL).
@@ -332,6 +336,7 @@ class RopeLayer:
     attn_scale: float | None = None
     notes: tuple[str, ...] = ()
     frequency_dim: int = 0
+    longrope_mscale: tuple[float, float] | None = None
 
     def _check_rope(self) -> None:
         if self.kind != "rope" or self.inv_freq is None:
@@ -360,6 +365,13 @@ class RopeLayer:
         """
         self._check_rope()
         assert self.inv_freq is not None
+        if self.longrope_mscale is not None:
+            # Phi-3.5-MoE in transformers: the short factors at every length,
+            # short_mscale up to the original context, long_mscale beyond it
+            long = seq_len is not None and check_int("seq_len", seq_len, minimum=1) > (
+                self.original_max_position_embeddings or 0
+            )
+            return self.inv_freq, self.longrope_mscale[1 if long else 0]
         if seq_len is None or self.rope_type not in ("dynamic", "longrope"):
             if seq_len is not None:
                 check_int("seq_len", seq_len, minimum=1)
@@ -662,6 +674,25 @@ def _build(config: dict, layer) -> RopeLayer:
                 )
         else:
             interleaved = bool(wanted)
+    mscale = None
+    if family.longrope_mscale and rope_type == "longrope":
+        values = []
+        for key in ("short_mscale", "long_mscale"):
+            value = model_keys.get(key)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise TypeError(f"{where}: rope parameter {key!r} must be a number, got {value!r}")
+            values.append(float(value))
+        mscale = (values[0], values[1])
+        attention_factor = mscale[0]
+        notes.append(
+            "transformers' Phi-3.5-MoE keeps LongRoPE's short factors at every length and switches only the "
+            "attention factor (short_mscale / long_mscale): PhimoeRotaryEmbedding.forward recomputes the "
+            "frequencies without seq_len"
+        )
+    else:
+        for key in ("short_mscale", "long_mscale"):
+            if key in model_keys:
+                notes.append(f"rope parameter {key!r} is read by Phi-3.5-MoE only; ignored")
     layout = family.layout
     if family.name == "DeepSeek-V3" and not view.get("rope_interleave", True):
         layout = "half"
@@ -682,6 +713,7 @@ def _build(config: dict, layer) -> RopeLayer:
         score_scale=float(family.score_scale(view, dict(scaling, rope_type=rope_type))),
         notes=tuple(notes),
         frequency_dim=frequency_dim,
+        longrope_mscale=mscale,
         **common,
     )
 

@@ -433,6 +433,10 @@ class Family:
         turn (Qwen3-VL).
     mrope_section : tuple or None
         The sections when the config gives none.
+    longrope_mscale : bool
+        LongRoPE's attention factor is the config's ``short_mscale`` or
+        ``long_mscale`` (Phi-3.5-MoE), and transformers keeps the short
+        factors at every length.
     """
 
     name: str
@@ -454,6 +458,7 @@ class Family:
     kind: Callable[[ConfigView, int, str], str] = _every_layer_rope
     score_scale: Callable[[ConfigView, dict], float] = _no_score_scale
     temperature_tuning: bool = False
+    longrope_mscale: bool = False
 
 
 def _defaults(**values: Any) -> Mapping[str, Any]:
@@ -538,6 +543,15 @@ for _family in (
         ),
         default_rule_partial=True,
         parameters=_phi3_parameters,
+    ),
+    Family(
+        "Phi-3.5-MoE",
+        ("phimoe",),
+        default_theta=1_000_000.0,
+        defaults=_defaults(
+            hidden_size=4096, num_attention_heads=32, num_hidden_layers=32, max_position_embeddings=131072
+        ),
+        longrope_mscale=True,
     ),
     Family(
         "Phi (Phi-1, Phi-2)",
