@@ -114,17 +114,7 @@ PROBES = [
         lambda: pm.relative_positions(HUGE, HUGE, queries_at_end=True),
         "n_queries=10000000, n_keys=10000000",
     ),
-    pytest.param(
-        "rope_frequencies",
-        lambda: pm.rope_frequencies(10**15),
-        "dim=1000000000000000",
-        marks=pytest.mark.xfail(
-            strict=True,
-            raises=MemoryError,
-            reason="encodings/rope_scaling.py belongs to issue 23's branch: _check_rotary_dim needs a "
-            "check_table_fits((dim // 2,), ...) there",
-        ),
-    ),
+    ("rope_frequencies", lambda: pm.rope_frequencies(10**15), "dim=1000000000000000"),
 ]
 
 

@@ -321,7 +321,7 @@ def test_llama3_regions():
             "legacy",
         ),
         (lambda: rope_frequencies(8, scaling=[("rope_type", "linear")]), TypeError, "scaling"),
-        (lambda: rope_frequencies(8, scaling=dict(LLAMA3, low_freq_factor=4.0)), ValueError, "low_freq_factor"),
+        (lambda: rope_frequencies(8, scaling=dict(LLAMA3, low_freq_factor=5.0)), ValueError, "low_freq_factor"),
         (
             lambda: rope_frequencies(
                 8, scaling={"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 64, "truncate": "no"}

@@ -11,6 +11,8 @@ and perturbs them (refused and shown false).
 
 import random
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -559,3 +561,30 @@ def test_symbolic_matrices_are_left_to_their_entries():
     first, second = sympy.MatrixSymbol("A", 2, 2), sympy.MatrixSymbol("B", 2, 2)
     assert decide_equal(first, first).proved
     assert not decide_equal(first, second).proved
+
+
+def test_the_time_bound_fires_again_when_its_first_alarm_lands_in_a_finalizer():
+    """The alarm can land in a finalizer or weakref callback run by the garbage
+    collector, where Python prints the exception ("Exception ignored in ...")
+    and carries on; a bound that raised only once then never ended the step
+    (seen: the test above hung after the plotting tests had left weak
+    references to collect). Here the first alarm lands in a slow ``__del__``;
+    the bound must still end the step."""
+    code = (
+        "import time\n"
+        "from posenc_math.theorems.check import _bounded\n"
+        "class Slow:\n"
+        "    def __del__(self):\n"
+        "        began = time.process_time()\n"
+        "        while time.process_time() - began < 1.0:\n"
+        "            pass\n"
+        "def step():\n"
+        "    Slow()\n"
+        "    while True:\n"
+        "        pass\n"
+        "print(_bounded(step, 0.2, 'timed out'))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Exception ignored" in run.stderr  # the first alarm did land in the finalizer
+    assert run.stdout.strip() == "timed out"

@@ -19,6 +19,7 @@ from .relative_attention import (
 )
 from .rope import apply_rotary, interleaved_to_half, rope, rope_cos_sin
 from .rope_analysis import rope_decay_bound, rope_relative_scores, rope_scores
+from .rope_config import RopeLayer, rope_from_config, rope_layers
 from .rope_scaling import extension_frequencies, ntk_aware_base, rope_frequencies
 from .rope_variants import (
     axial_positions,
@@ -33,6 +34,7 @@ from .sinusoidal import frequencies, sinusoidal, timing_signal, wavelengths
 from .translation import translation_matrix
 
 __all__ = [
+    "RopeLayer",
     "alibi_bias",
     "alibi_key_bias",
     "alibi_slopes",
@@ -62,6 +64,8 @@ __all__ = [
     "rope_cos_sin",
     "rope_decay_bound",
     "rope_frequencies",
+    "rope_from_config",
+    "rope_layers",
     "rope_relative_scores",
     "rope_scores",
     "shaw_clip",

@@ -10,14 +10,17 @@ compare the rules.  Applying the rotation is :mod:`.rope`'s job.
 
 from __future__ import annotations
 
+import difflib
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
-from .._validate import check_base, check_choice, check_int, check_real
+from .._validate import check_base, check_choice, check_int, check_real, check_table_fits
 from ._phase import DoubleDouble, exact_frequencies, frequencies_extended
 
-__all__ = ["ROPE_TYPES", "extension_frequencies", "ntk_aware_base", "rope_frequencies"]
+__all__ = ["ROPE_TYPES", "SCALING_KEYS", "extension_frequencies", "ntk_aware_base", "resembling", "rope_frequencies"]
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope", "proportional")
 
@@ -52,11 +55,52 @@ _OPTIONAL = {
 }
 _COMMON = ("rope_type", "type", "rope_theta", "partial_rotary_factor")
 
+#: Every key some rope_type reads, for suggesting the one a misspelled key resembles.
+SCALING_KEYS = tuple(
+    dict.fromkeys(_COMMON + tuple(key for keys in (*_REQUIRED.values(), *_OPTIONAL.values()) for key in keys))
+)
 
-def _check_rotary_dim(dim) -> int:
+
+def resembling(word: str, candidates) -> str | None:
+    """The candidate ``word`` most resembles (difflib ratio >= 0.75), or None.
+
+    Examples
+    --------
+    >>> resembling("factr", SCALING_KEYS), resembling("rope_typ", SCALING_KEYS)
+    ('factor', 'rope_type')
+    >>> resembling("finetuned", SCALING_KEYS) is None
+    True
+    """
+    matches = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.75)
+    return matches[0] if matches else None
+
+
+def _unknown_key_message(key: str, rope_type: str, accepted: tuple[str, ...]) -> str:
+    """What to say about a key that ``rope_type`` does not read."""
+    if key in SCALING_KEYS:
+        readers = [name for name in ROPE_TYPES if key in _REQUIRED[name] + _OPTIONAL[name]]
+        return (
+            f"scaling key {key!r} is read by rope_type {' / '.join(repr(name) for name in readers)}, not {rope_type!r}"
+        )
+    guess = resembling(key, accepted)
+    if guess is not None:
+        return f"scaling key {key!r} is not a key rope_type {rope_type!r} reads; did you mean {guess!r}?"
+    guess = resembling(key, SCALING_KEYS)
+    if guess is not None:
+        other = [name for name in ROPE_TYPES if guess in _REQUIRED[name] + _OPTIONAL[name]]
+        return (
+            f"scaling key {key!r} is not a key rope_type {rope_type!r} reads; it resembles {guess!r}, "
+            f"which rope_type {' / '.join(repr(name) for name in other)} reads"
+        )
+    return f"scaling key {key!r} is not used by rope_type {rope_type!r}"
+
+
+def _check_rotary_dim(dim: object) -> int:
     dim = check_int("dim", dim, minimum=2)
     if dim % 2:
         raise ValueError(f"dim must be even (rotary dimensions come in pairs), got {dim}")
+    # dim / 2 frequencies, in extended precision and as double-doubles, a few arrays at a time
+    check_table_fits((dim // 2,), 64, f"dim={dim}")
     return dim
 
 
@@ -103,14 +147,24 @@ def _read_scaling(scaling, base: float) -> tuple[str, dict]:
             f"scaling has both 'rope_type' {scaling['rope_type']!r} and the legacy 'type' "
             f"{scaling['type']!r}; they must agree"
         )
+    for key in scaling:
+        if key not in SCALING_KEYS and resembling(str(key), ("rope_type",)):
+            raise ValueError(
+                f"scaling key {key!r} is not a scaling key; did you mean 'rope_type'? (without it the rule is "
+                f"'default' or the legacy 'type'); accepted rope_type values: {', '.join(ROPE_TYPES)}"
+            )
     rope_type = scaling.get("rope_type", scaling.get("type", "default"))
+    if isinstance(rope_type, str) and rope_type not in ROPE_TYPES and (guess := resembling(rope_type, ROPE_TYPES)):
+        raise ValueError(
+            f"scaling['rope_type'] must be one of {', '.join(repr(name) for name in ROPE_TYPES)}; "
+            f"got {rope_type!r} (did you mean {guess!r}?)"
+        )
     rope_type = check_choice("scaling['rope_type']", rope_type, ROPE_TYPES)
     accepted = _COMMON + _REQUIRED[rope_type] + _OPTIONAL[rope_type]
     unknown = sorted(set(scaling) - set(accepted), key=str)
     if unknown:
-        raise ValueError(
-            f"scaling keys {unknown} are not used by rope_type {rope_type!r}; accepted keys: {', '.join(accepted)}"
-        )
+        messages = "; ".join(_unknown_key_message(str(key), rope_type, accepted) for key in unknown)
+        raise ValueError(f"{messages}; keys rope_type {rope_type!r} accepts: {', '.join(accepted)}")
     missing = [key for key in _REQUIRED[rope_type] if scaling.get(key) is None]
     if missing:
         raise ValueError(f"rope_type {rope_type!r} needs scaling keys {missing}; missing from {scaling!r}")
@@ -219,9 +273,9 @@ def _llama3(dim, base, scaling, max_position_embeddings):
     factor = _factor(scaling, "llama3")
     low_freq_factor = check_real("scaling['low_freq_factor']", scaling["low_freq_factor"])
     high_freq_factor = check_real("scaling['high_freq_factor']", scaling["high_freq_factor"])
-    if not 0 < low_freq_factor < high_freq_factor:
+    if not 0 < low_freq_factor <= high_freq_factor:
         raise ValueError(
-            "scaling needs 0 < low_freq_factor < high_freq_factor, got "
+            "scaling needs 0 < low_freq_factor <= high_freq_factor, got "
             f"low_freq_factor={low_freq_factor!r}, high_freq_factor={high_freq_factor!r}"
         )
     original = scaling.get("original_max_position_embeddings", max_position_embeddings)
@@ -236,9 +290,14 @@ def _llama3(dim, base, scaling, max_position_embeddings):
     wavelength = 2 * math.pi / inv_freq
     low_freq_wavelength = original / low_freq_factor  # longer than this: divide by factor
     high_freq_wavelength = original / high_freq_factor  # shorter than this: keep
+    result = np.where(wavelength > low_freq_wavelength, inv_freq / factor, inv_freq)
+    if low_freq_factor == high_freq_factor:
+        # No band in between (Llama 4 Scout: both 1): a sharp cut at the
+        # original context.  A wavelength exactly on the cut would be 0 / 0
+        # in transformers' smoothing; it keeps its frequency here.
+        return result, 1.0
     smooth = (original / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
     smoothed = (1 - smooth) * inv_freq / factor + smooth * inv_freq
-    result = np.where(wavelength > low_freq_wavelength, inv_freq / factor, inv_freq)
     medium = ~(wavelength < high_freq_wavelength) & ~(wavelength > low_freq_wavelength)
     return np.where(medium, smoothed, result), 1.0
 
@@ -321,7 +380,14 @@ def _rotary_fraction(scaling: dict, rope_type: str) -> float:
     return value
 
 
-def rope_frequencies(dim, *, base=10000.0, scaling=None, seq_len=None, max_position_embeddings=None):
+def rope_frequencies(
+    dim: int,
+    *,
+    base: float = 10000.0,
+    scaling: Mapping[str, Any] | None = None,
+    seq_len: int | None = None,
+    max_position_embeddings: int | None = None,
+) -> tuple[np.ndarray, float]:
     """Rotary frequencies under the context-extension rules models ship with.
 
     The rules and their defaults are those of Hugging Face transformers'
@@ -356,7 +422,9 @@ def rope_frequencies(dim, *, base=10000.0, scaling=None, seq_len=None, max_posit
         frequency, longer than ``original / low_freq_factor`` divide it by
         ``factor``, and in between interpolate with weight
         ``s = (original / wavelength - low_freq_factor) / (high_freq_factor -
-        low_freq_factor)``: ``(1 - s) w / factor + s w``.
+        low_freq_factor)``: ``(1 - s) w / factor + s w``.  With ``low_freq_factor ==
+        high_freq_factor`` (Llama 4 Scout: both 1) there is no band in
+        between, only the cut.
     ``longrope`` (Phi-3; needs ``short_factor``, ``long_factor``)
         ``w_j / ext_j`` with ``ext = long_factor`` when ``seq_len >
         original_max_position_embeddings`` (falls back to
@@ -378,6 +446,9 @@ def rope_frequencies(dim, *, base=10000.0, scaling=None, seq_len=None, max_posit
         ``int(dim * partial_rotary_factor)``, which must be even: the result
         has that width // 2 entries, for ``rope(..., rotary_dim=width)``.
         Without the key, ``dim`` is the rotated width itself.
+
+    A key the rule does not read is refused, and the message names the key
+    it resembles (``factr`` -> ``factor``, ``rope_typ`` -> ``rope_type``).
 
     The YaRN ``beta_fast`` and ``beta_slow`` read 0 or None as their
     defaults (32 and 1), as transformers does; negative values, ``beta_fast <
@@ -478,7 +549,17 @@ def rope_frequencies(dim, *, base=10000.0, scaling=None, seq_len=None, max_posit
         if dim == 2:
             raise ValueError("rope_type 'dynamic' needs dim > 2 (its base exponent is dim / (dim - 2))")
         length = max_position_embeddings if seq_len is None else max(seq_len, max_position_embeddings)
-        new_base = base * (factor * length / max_position_embeddings - (factor - 1)) ** (dim / (dim - 2))
+        # factor * L / M - (factor - 1), written so that L = M gives exactly 1
+        scale = factor * (length - max_position_embeddings) / max_position_embeddings + 1.0
+        try:
+            new_base = base * scale ** (dim / (dim - 2))
+        except OverflowError:
+            new_base = math.inf
+        if not math.isfinite(new_base):
+            raise ValueError(
+                f"rope_type 'dynamic': the base grows past float64 (base {base!r}, scaling['factor'] {factor!r}, "
+                f"seq_len {length}, max_position_embeddings {max_position_embeddings})"
+            )
         return _default_frequencies(dim, new_base).astype(np.float64), 1.0
     if rope_type == "yarn":
         return _yarn(dim, base, scaling, max_position_embeddings)
@@ -487,7 +568,7 @@ def rope_frequencies(dim, *, base=10000.0, scaling=None, seq_len=None, max_posit
     return _llama3(dim, base, scaling, max_position_embeddings)
 
 
-def ntk_aware_base(base, scale, dim) -> float:
+def ntk_aware_base(base: float, scale: float, dim: int) -> float:
     """The NTK-aware base ``b' = b s ** (dim / (dim - 2))`` (bloc97, 2023).
 
     It is the base whose slowest pair turns ``s`` times slower than with
@@ -530,8 +611,14 @@ def ntk_aware_base(base, scale, dim) -> float:
 
 
 def extension_frequencies(
-    dim, *, base=10000.0, factor=8.0, original_max_position_embeddings=8192, low_freq_factor=1.0, high_freq_factor=4.0
-) -> dict:
+    dim: int,
+    *,
+    base: float = 10000.0,
+    factor: float = 8.0,
+    original_max_position_embeddings: int = 8192,
+    low_freq_factor: float = 1.0,
+    high_freq_factor: float = 4.0,
+) -> dict[str, np.ndarray]:
     """Frequencies of every context-extension rule for one head, side by side.
 
     Each rule stretches a context of ``original_max_position_embeddings``

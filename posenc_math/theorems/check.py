@@ -199,6 +199,10 @@ class Decision:
 _bound_state = threading.local()
 
 
+#: CPU seconds between repeated alarms once a bound has run out (see :func:`_alarm`).
+_REFIRE_SECONDS = 0.01
+
+
 @contextmanager
 def _alarm(seconds: float):
     """Raise :class:`TimeBoundExceeded` in the main thread after ``seconds`` of CPU time.
@@ -210,7 +214,11 @@ def _alarm(seconds: float):
 
     def handler(signum, frame):
         if armed[0]:
-            armed[0] = False
+            # Fire again soon: the signal can land inside a finalizer or a weakref
+            # callback run by the garbage collector, where Python prints the
+            # exception and carries on ("Exception ignored in ..."); the next
+            # one lands in the step itself.
+            signal.setitimer(signal.ITIMER_PROF, _REFIRE_SECONDS)
             raise TimeBoundExceeded
 
     old_handler = signal.signal(signal.SIGPROF, handler)
