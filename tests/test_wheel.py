@@ -40,10 +40,9 @@ def wheel(tmp_path_factory) -> Path:
     return built
 
 
-@pytest.fixture(scope="module")
-def venv(wheel, tmp_path_factory) -> Path:
-    """The bin/ directory of a bare venv with the wheel installed."""
-    tmp = tmp_path_factory.mktemp("venv")
+def bare_venv_with(wheel: Path, tmp: Path, visible: Path) -> Path:
+    """The bin/ directory of a venv made without pip, with only ``wheel`` installed
+    in it, that also sees the packages in ``visible`` (through a ``.pth`` file)."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp / "venv")], check=True)
     python = tmp / "venv" / "bin" / "python"
     run = subprocess.run(
@@ -52,45 +51,34 @@ def venv(wheel, tmp_path_factory) -> Path:
         text=True,
     )
     assert run.returncode == 0, run.stderr[-2000:]
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(purelib) / "posenc-visible.pth").write_text(f"{visible}\n", encoding="utf-8")
+    return python.parent
+
+
+@pytest.fixture(scope="module")
+def venv(wheel, tmp_path_factory) -> Path:
+    """A bare venv with the wheel and its three dependencies only."""
+    tmp = tmp_path_factory.mktemp("venv")
     here = Path(sysconfig.get_paths()["purelib"])
     deps = tmp / "deps"
     deps.mkdir()
     for name in DEPENDENCIES:
         if (here / name).exists():
             (deps / name).symlink_to(here / name)
-    purelib = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    (Path(purelib) / "posenc-deps.pth").write_text(f"{deps}\n", encoding="utf-8")
-    return python.parent
+    return bare_venv_with(wheel, tmp, deps)
 
 
 @pytest.fixture(scope="module")
 def venv_with_extras(wheel, tmp_path_factory) -> Path:
-    """The bin/ directory of a second bare venv with the wheel, seeing every
-    package of this environment (the extras: matplotlib, safetensors, ...)
-    through a ``.pth`` file, but not the checkout: the package is the wheel's."""
-    tmp = tmp_path_factory.mktemp("venv-extras")
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp / "venv")], check=True)
-    python = tmp / "venv" / "bin" / "python"
-    run = subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q", str(wheel)],
-        capture_output=True,
-        text=True,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    purelib = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    here = sysconfig.get_paths()["purelib"]
-    (Path(purelib) / "posenc-extras.pth").write_text(f"{here}\n", encoding="utf-8")
-    return python.parent
+    """A second bare venv with the wheel, seeing every package of this environment
+    (the extras: matplotlib, safetensors, ...) but not the checkout: the package is the wheel's."""
+    return bare_venv_with(wheel, tmp_path_factory.mktemp("venv-extras"), Path(sysconfig.get_paths()["purelib"]))
 
 
 #: Imports each module named on the command line; prints one line per module: OK, or the error's last line.
