@@ -13,7 +13,7 @@ from .relative import relative_positions, shaw_clip, t5_bucket
 from .relative_attention import deberta_relative_index, deberta_scores, transformer_xl_scores
 from .rope import interleaved_to_half, rope, rope_cos_sin
 from .rope_analysis import rope_decay_bound, rope_relative_scores
-from .rope_scaling import extension_frequencies, ntk_aware_base, rope_frequencies
+from .rope_scaling import extension_frequencies, ntk_aware_base, rope_frequencies, yarn_ramp
 from .rope_variants import (
     axial_positions,
     axial_rope,
@@ -64,4 +64,5 @@ __all__ = [
     "wavelengths",
     "xpos",
     "xpos_scales",
+    "yarn_ramp",
 ]
