@@ -117,10 +117,10 @@ def shift_hands(dim, offset, *, positions=(1, 20), base=10000.0, n_pairs=None):
 
 
 def rope_pair_rotation(pair, frequencies, *, n_positions=12):
-    """One query pair ``(a, b)`` rotated by RoPE at positions ``0 .. n_positions - 1``.
+    """One query pair ``(x1, x2)`` rotated by RoPE at positions ``0 .. n_positions - 1``.
 
     One panel per frequency: the pair at each position is a point on the
-    circle of radius ``|(a, b)|``, numbered by its position (every few
+    circle of radius ``|(x1, x2)|``, numbered by its position (every few
     positions where the points crowd), with the arrow
     of position 0 and of the last position. Each step turns the pair by the
     same angle, the frequency, in radians.
