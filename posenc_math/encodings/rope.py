@@ -1,8 +1,8 @@
 """Rotary position embeddings (RoPE) and the frequency rules that stretch them.
 
-RoPE (Su et al., RoFormer) rotates each pair ``(a, b)`` of a query or key
+RoPE (Su et al., RoFormer) rotates each pair ``(x1, x2)`` of a query or key
 vector at position ``p`` by the angle ``p w``:
-``(a, b) -> (a cos pw - b sin pw, a sin pw + b cos pw)``.  Two codebases
+``(x1, x2) -> (x1 cos pw - x2 sin pw, x1 sin pw + x2 cos pw)``.  Two codebases
 pair the coordinates differently:
 
 * ``layout="half"``: pair ``j`` is ``(x[j], x[j + dim/2])`` (GPT-NeoX,
@@ -294,8 +294,8 @@ def rope(
 ) -> np.ndarray:
     """Rotate query or key vectors by their positions (rotary embedding).
 
-    Pair ``(a, b)`` at position ``p`` with frequency ``w`` becomes
-    ``(a cos pw - b sin pw, a sin pw + b cos pw)``, times
+    Pair ``(x1, x2)`` at position ``p`` with frequency ``w`` becomes
+    ``(x1 cos pw - x2 sin pw, x1 sin pw + x2 cos pw)``, times
     ``attention_factor``.  The angle ``p w`` is reduced modulo 2 pi in
     extended precision before the float64 sine and cosine (see
     ``posenc_math.encodings._phase``), so large positions lose no accuracy

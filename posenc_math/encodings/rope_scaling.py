@@ -20,7 +20,15 @@ import numpy as np
 from .._validate import check_base, check_choice, check_int, check_real, check_table_fits
 from ._phase import DoubleDouble, exact_frequencies, frequencies_extended
 
-__all__ = ["ROPE_TYPES", "SCALING_KEYS", "extension_frequencies", "ntk_aware_base", "resembling", "rope_frequencies"]
+__all__ = [
+    "ROPE_TYPES",
+    "SCALING_KEYS",
+    "extension_frequencies",
+    "ntk_aware_base",
+    "resembling",
+    "rope_frequencies",
+    "yarn_ramp",
+]
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope", "proportional")
 
@@ -249,6 +257,17 @@ def _yarn(dim, base, scaling, max_position_embeddings):
     if not isinstance(truncate, (bool, np.bool_)):
         raise TypeError(f"scaling['truncate'] must be True or False, got {truncate!r}")
 
+    extrapolation = _default_frequencies(dim, base).astype(np.float64)
+    interpolation = extrapolation / factor
+    ramp = _yarn_index_ramp(dim, base, original, beta_fast, beta_slow, truncate)
+    # ramp 0: keep the frequency (fast pairs); ramp 1: divide by the factor
+    inv_freq = interpolation * ramp + extrapolation * (1.0 - ramp)
+    return inv_freq, float(attention_factor)
+
+
+def _yarn_index_ramp(dim, base, original, beta_fast, beta_slow, truncate=True) -> np.ndarray:
+    """YaRN's ramp as its reference code and transformers compute it: linear in the pair index."""
+
     def correction_dim(rotations):
         # the dimension index whose wavelength fits `rotations` times into
         # the original context
@@ -260,13 +279,83 @@ def _yarn(dim, base, scaling, max_position_embeddings):
     low, high = max(low, 0), min(high, dim - 1)
     if low == high:
         high += 0.001  # transformers' guard against a zero-width ramp
+    return np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
 
-    extrapolation = _default_frequencies(dim, base).astype(np.float64)
-    interpolation = extrapolation / factor
-    ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
-    # ramp 0: keep the frequency (fast pairs); ramp 1: divide by the factor
-    inv_freq = interpolation * ramp + extrapolation * (1.0 - ramp)
-    return inv_freq, float(attention_factor)
+
+def yarn_ramp(
+    dim: int,
+    *,
+    base: float = 10000.0,
+    original_max_position_embeddings: int,
+    beta_fast: float = 32.0,
+    beta_slow: float = 1.0,
+    form: str = "code",
+) -> np.ndarray:
+    """YaRN's blend per pair: 0 keeps pair ``j``'s frequency, 1 divides it by the factor.
+
+    Pair ``j`` turns ``r_j = L w_j / (2 pi)`` times over the trained context
+    ``L``; pairs with ``r_j >= beta_fast`` are kept, pairs with
+    ``r_j <= beta_slow`` divided, and the ones between blended by a ramp.
+    The paper and the code differ in the ramp:
+
+    - ``form="code"``: linear in the pair index ``j``, between the indices
+      where ``r_j`` equals ``beta_fast`` (floored) and ``beta_slow``
+      (ceiled), clamped to ``[0, dim - 1]``.  This is YaRN's reference code
+      (``find_correction_range``, ``linear_ramp_mask``) and transformers'
+      ``_compute_yarn_parameters``, what :func:`rope_frequencies` computes
+      for ``rope_type="yarn"`` and what models run;
+    - ``form="paper"``: linear in ``r_j`` itself, ``1 - clamp((r_j -
+      beta_slow) / (beta_fast - beta_slow), 0, 1)``, the ramp of the paper's
+      section 3.2 (its ``gamma(r)`` with ``alpha = beta_slow``, ``beta =
+      beta_fast``, read as the share of interpolation).
+
+    Parameters
+    ----------
+    dim : int
+        Rotary dimensions, even, >= 2.
+    base : float, default 10000.0
+        The trained base, > 1.
+    original_max_position_embeddings : int
+        The trained context ``L``.
+    beta_fast, beta_slow : float, default 32 and 1
+        Turns over ``L`` above which a pair is kept, below which it is
+        divided; ``beta_fast > beta_slow > 0``.
+    form : {"code", "paper"}, default "code"
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(dim // 2,)``, values in ``[0, 1]``.
+
+    References
+    ----------
+    Peng, Quesnelle, Fan and Shippole, "YaRN: Efficient Context Window
+    Extension of Large Language Models", ICLR 2024, section 3.2; the code:
+    github.com/jquesnelle/yarn, ``scaled_rope/LlamaYaRNScaledRotaryEmbedding.py``.
+
+    Examples
+    --------
+    >>> code = yarn_ramp(128, base=500000.0, original_max_position_embeddings=8192)
+    >>> paper = yarn_ramp(128, base=500000.0, original_max_position_embeddings=8192, form="paper")
+    >>> int(np.sum(code == 0)), int(np.sum(code == 1))
+    (19, 29)
+    >>> int(np.sum(paper == 0)), int(np.sum(paper == 1))
+    (19, 29)
+    >>> round(float(np.abs(code - paper).max()), 2)
+    0.37
+    """
+    dim = _check_rotary_dim(dim)
+    base = check_base(base)
+    original = check_int("original_max_position_embeddings", original_max_position_embeddings, minimum=1)
+    beta_fast = check_real("beta_fast", beta_fast)
+    beta_slow = check_real("beta_slow", beta_slow)
+    if not 0 < beta_slow < beta_fast:
+        raise ValueError(f"need 0 < beta_slow < beta_fast, got beta_slow={beta_slow!r}, beta_fast={beta_fast!r}")
+    form = check_choice("form", form, ("code", "paper"))
+    if form == "code":
+        return _yarn_index_ramp(dim, base, original, beta_fast, beta_slow)
+    turns = original * _default_frequencies(dim, base).astype(np.float64) / (2 * math.pi)
+    return 1.0 - np.clip((turns - beta_slow) / (beta_fast - beta_slow), 0.0, 1.0)
 
 
 def _llama3(dim, base, scaling, max_position_embeddings):

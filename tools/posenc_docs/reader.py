@@ -12,8 +12,8 @@ builders, at the end of every page it adds a block (``#reader-toolkit``) with:
   MyST-NB is not installed;
 - **the PDF edition**: when ``posenc_reader_pdf`` (a path relative to the
   configuration directory) exists, it is copied to the site's root and
-  linked; otherwise the block says that this copy of the site was built
-  without it and how to build it;
+  linked from every page; a copy of the site built without it (no TeX)
+  says nothing about it;
 - **"Cite this page"**: BibTeX generated from the build, with the page's
   title, its URL (``html_baseurl`` + the page), the version, and the ids of
   the theorems on the page (the ``thm-`` anchors found in its doctree).
@@ -218,10 +218,6 @@ def _add_toolkit(app, doctree, docname: str) -> None:
             f'<a class="reference download" href="{_relative(app, docname, PDF_NAME)}">'
             f"the whole book as a PDF ({PDF_NAME})</a>"
         )
-    else:
-        links.append(
-            f"the PDF edition ({PDF_NAME}) is not part of this copy of the site: build it with <code>make pdf</code>"
-        )
     title = " ".join(app.env.titles[docname].astext().split()) if docname in app.env.titles else docname
     entry = bibtex_entry(
         key=f"posenc-math:{docname}",
@@ -234,7 +230,9 @@ def _add_toolkit(app, doctree, docname: str) -> None:
     block = nodes.container(ids=["reader-toolkit"], classes=["reader-toolkit"])
     block += nodes.raw(
         "",
-        f'<p class="reader-version">posenc-math {version}. Download: ' + "; ".join(links) + ".</p>",
+        f'<p class="reader-version">posenc-math {version}.'
+        + (f" Download: {'; '.join(links)}." if links else "")
+        + "</p>",
         format="html",
     )
     block += nodes.rubric("", "Cite this page", ids=["cite-this-page"])
