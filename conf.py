@@ -1,16 +1,20 @@
 """Sphinx configuration for the posenc-math site.
 
 Settings only: the code the site needs is in the extensions it lists
-(``posenc_math.sphinxext``, ``posenc_math.sphinx_site``, ...).  Build with
+(``posenc_docs.theorem_pages``, ``posenc_docs.site_html``, ...).  Build with
 ``make html`` (the Makefile holds the sphinx-build command).  Paths in ``html_static_path`` and
 ``bibtex_bibfiles`` are relative to this file (the repository root);
 ``exclude_patterns`` are relative to ``docs/``.
 """
 
 import os
+import sys
 import time
+from pathlib import Path
 
 import posenc_math
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))  # the site's own extensions
 
 project = "posenc-math"
 author = "The posenc-math developers"
@@ -21,7 +25,6 @@ copyright = f"{time.gmtime(int(os.environ.get('SOURCE_DATE_EPOCH', '0')) or None
 
 extensions = [
     "myst_nb",
-    "posenc_math.sphinx_notebooks",  # notebooks run in parallel, beside the other pages
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
@@ -30,10 +33,9 @@ extensions = [
     # folds the solutions (sphinx-exercise's ":class: dropdown")
     "sphinx_togglebutton",
     "sphinxcontrib.bibtex",
-    "posenc_math.sphinx_speed",  # a shorter single-core end of the build, the same pages
-    "posenc_math.sphinxext",  # theorems checked while the pages are built
-    "posenc_math.sphinx_site",  # accessible HTML, the same bytes from every build
-    "posenc_math.sphinx_figures",  # every figure opens full size on a tap
+    "posenc_docs.theorem_pages",  # theorems checked while the pages are built
+    "posenc_docs.site_html",  # accessible HTML, the same bytes from every build
+    "posenc_docs.figures",  # every figure opens full size on a tap
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
@@ -108,14 +110,13 @@ bibtex_default_style = "alpha"
 bibtex_reference_style = "author_year"
 
 # --- The reader's toolkit (issue 11) -------------------------------------------
-# Code in posenc_math.sphinx_reader (notebook downloads, PDF link, "Cite this
+# Code in posenc_docs.reader (notebook downloads, PDF link, "Cite this
 # page"); the rest is configuration of the extensions that do the work.
 extensions += [
     "sphinx_copybutton",
-    "sphinx_codeautolink",
     "sphinx_sitemap",
     "sphinxext.opengraph",
-    "posenc_math.sphinx_reader",
+    "posenc_docs.reader",
 ]
 html_title = f"posenc-math {release}"
 # Read the Docs sets READTHEDOCS_CANONICAL_URL; elsewhere POSENC_BASEURL, else
@@ -131,12 +132,6 @@ copybutton_prompt_is_regexp = True
 copybutton_only_copy_prompt_lines = True
 copybutton_exclude = ".linenos, .gp, .go"
 copybutton_selector = ":not(.output) > div.highlight pre"
-# Names in code cells link to the API page; a notebook's cells are one program.
-codeautolink_concat_default = True
-# Sphinx trims "# doctest: +FLAG" comments from docstring examples, and then
-# codeautolink cannot match that example to its HTML: the block keeps plain
-# highlighting (tests/test_sphinx_reader.py checks that code cells do link).
-suppress_warnings = ["codeautolink.match_block"]
 sitemap_url_scheme = "{link}"
 sitemap_excludes = ["search.html", "genindex.html"]
 ogp_site_url = html_baseurl

@@ -20,6 +20,7 @@ __all__ = [
     "FLOAT_DTYPES",
     "MAX_POSITION",
     "MemoryLimitError",
+    "as_array",
     "check_base",
     "check_choice",
     "check_float_dtype",
@@ -57,7 +58,9 @@ def check_int(name: str, value: object, *, minimum: int | None = None) -> int:
     Booleans and floats are refused even when integral (``3.0``): a size
     given as a float is usually a bug upstream.
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, got a bool {bool(value)}")
+    if not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
     value = int(value)
     if minimum is not None and value < minimum:
@@ -71,7 +74,9 @@ def check_real(name: str, value: object) -> float:
     Complex numbers are refused (``TypeError``) rather than losing their
     imaginary part; integers too large for a float are a ``ValueError``.
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a real number, got a bool {bool(value)}")
+    if not isinstance(value, numbers.Real):
         kind = "a complex number" if isinstance(value, numbers.Complex) else type(value).__name__
         raise TypeError(f"{name} must be a real number, got {kind} {value!r}")
     try:
@@ -92,6 +97,30 @@ def check_position(name: str, value: object) -> int:
     return value
 
 
+def as_array(name: str, value: object) -> np.ndarray:
+    """``numpy.asarray(value)``, with nested sequences of unequal lengths refused by name.
+
+    numpy refuses a ragged nesting (``[[1, 2], [3]]``) with a message about
+    "an inhomogeneous shape" that does not say which argument it was; this
+    names it.
+
+    Examples
+    --------
+    >>> as_array("positions", [[0, 1], [2]])
+    Traceback (most recent call last):
+    ...
+    ValueError: positions must be a rectangular array; got nested sequences of unequal lengths (ragged)
+    """
+    if isinstance(value, np.ndarray):
+        return value
+    try:
+        return np.asarray(value)
+    except ValueError as error:
+        raise ValueError(
+            f"{name} must be a rectangular array; got nested sequences of unequal lengths (ragged)"
+        ) from error
+
+
 def check_real_array(name: str, value: object, *, finite: bool = True) -> np.ndarray:
     """Return ``value`` as a float64 array, refusing what is not real numbers.
 
@@ -99,10 +128,12 @@ def check_real_array(name: str, value: object, *, finite: bool = True) -> np.nda
     with only a warning), as are booleans, strings and objects; NaN or
     infinity is a ``ValueError`` when ``finite``.
     """
-    array = np.asarray(value)
+    array = as_array(name, value)
     if array.dtype == np.bool_ or array.dtype.kind not in "iuf":
         kind = "complex" if array.dtype.kind == "c" else str(array.dtype)
         raise TypeError(f"{name} must be real numbers, got an array of dtype {kind}")
+    if array.dtype != np.float64:  # the float64 copy, and the finiteness mask
+        check_table_fits(array.shape, 9, f"{name} of shape {array.shape}")
     array = array.astype(np.float64, copy=False)
     if finite and not np.isfinite(array).all():
         raise ValueError(f"{name} must contain only finite numbers (found NaN or infinity)")
@@ -240,7 +271,7 @@ def check_int_array(name: str, value: object, *, ndim: int | None = None) -> np.
     ...
     TypeError: positions must be a 1-D array of integers, got dtype float64, shape (2,)
     """
-    array = np.asarray(value)
+    array = as_array(name, value)
     if not is_integer_array(array) or (ndim is not None and array.ndim != ndim):
         kind = "an array of integers" if ndim is None else f"a {ndim}-D array of integers"
         raise TypeError(f"{name} must be {kind}, got dtype {array.dtype}, shape {array.shape}")

@@ -23,10 +23,12 @@ All arrays are float64 unless stated otherwise.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
 
 from ._validate import (
     FLOAT_DTYPES,
     MAX_POSITION,
+    as_array,
     check_base,
     check_choice,
     check_float_dtype,
@@ -82,7 +84,9 @@ def _check_start(start: int, n_positions: int) -> None:
         )
 
 
-def dot_product_by_offset(max_offset, dim, *, base=10000.0, spacing="paper", _arrays=1) -> np.ndarray:
+def dot_product_by_offset(
+    max_offset: int, dim: int, *, base: float = 10000.0, spacing: str = "paper", _arrays: int = 1
+) -> np.ndarray:
     """``<PE(t), PE(t + k)>`` for ``k = 0 .. max_offset``.
 
     The dot product of two rows of a sinusoidal table depends only on their
@@ -133,7 +137,7 @@ def dot_product_by_offset(max_offset, dim, *, base=10000.0, spacing="paper", _ar
     return out
 
 
-def distance_by_offset(max_offset, dim, *, base=10000.0, spacing="paper") -> np.ndarray:
+def distance_by_offset(max_offset: int, dim: int, *, base: float = 10000.0, spacing: str = "paper") -> np.ndarray:
     """Euclidean distance ``|PE(t + k) - PE(t)|`` for ``k = 0 .. max_offset``.
 
     Every row has squared norm ``dim / 2``, so the squared distance is
@@ -160,7 +164,7 @@ def distance_by_offset(max_offset, dim, *, base=10000.0, spacing="paper") -> np.
     return np.sqrt(squared)
 
 
-def first_increase(values):
+def first_increase(values: ArrayLike) -> int | None:
     """The first index ``k >= 1`` with ``values[k] > values[k - 1]``, or ``None``.
 
     Applied to :func:`dot_product_by_offset` it answers "does the
@@ -189,7 +193,7 @@ def first_increase(values):
     return int(rises[0]) + 1 if rises.size else None
 
 
-def halving_frequencies(n_pairs, *, first_period=2.0) -> np.ndarray:
+def halving_frequencies(n_pairs: int, *, first_period: float = 2.0) -> np.ndarray:
     """Commensurate angular frequencies ``w_j = 2 pi / (first_period 2^j)``.
 
     Pair ``j`` turns once every ``first_period * 2 ** j`` positions: each
@@ -226,7 +230,7 @@ def halving_frequencies(n_pairs, *, first_period=2.0) -> np.ndarray:
     return 2.0 * np.pi / (first_period * 2.0 ** np.arange(n_pairs))
 
 
-def table_from_frequencies(n_positions, freqs, *, start=0) -> np.ndarray:
+def table_from_frequencies(n_positions: int, freqs: ArrayLike, *, start: int = 0) -> np.ndarray:
     """An interleaved sine/cosine table for any angular frequencies.
 
     Column ``2j`` is ``sin(p w_j)``, column ``2j + 1`` is ``cos(p w_j)``
@@ -276,7 +280,7 @@ def table_from_frequencies(n_positions, freqs, *, start=0) -> np.ndarray:
     return table
 
 
-def halving_sinusoids(n_positions, n_bits) -> np.ndarray:
+def halving_sinusoids(n_positions: int, n_bits: int) -> np.ndarray:
     """``sin(pi (p + 1/2) / 2^j)``: sinusoids whose signs are the bits of ``p``.
 
     Column ``j`` has period ``2 ** (j + 1)``, as bit ``j`` of
@@ -313,7 +317,7 @@ def halving_sinusoids(n_positions, n_bits) -> np.ndarray:
     return np.sin(np.pi * positions[:, None] / 2.0 ** np.arange(n_bits))
 
 
-def closest_earlier_row(table) -> np.ndarray:
+def closest_earlier_row(table: ArrayLike) -> np.ndarray:
     """For each row ``p``, the distance to the nearest row ``q < p``.
 
     Entry 0 is ``inf`` (no earlier row).  A value of (nearly) zero at ``p``
@@ -352,7 +356,7 @@ def _row_keys(table):
     return [row.tobytes() for row in table]
 
 
-def first_repeated_row(table, *, start=0):
+def first_repeated_row(table: ArrayLike, *, start: int = 0) -> tuple[int, int] | None:
     """The first row that is bit-for-bit equal to an earlier row, or ``None``.
 
     Parameters
@@ -380,7 +384,7 @@ def first_repeated_row(table, *, start=0):
     True
     """
     start = check_int("start", start)
-    table = np.asarray(table)
+    table = as_array("table", table)
     if table.ndim != 2 or 0 in table.shape:
         raise ValueError(f"table must be a non-empty 2-D array, got shape {table.shape}")
     seen: dict[bytes, int] = {}
@@ -391,7 +395,7 @@ def first_repeated_row(table, *, start=0):
     return None
 
 
-def count_distinct_rows(table) -> int:
+def count_distinct_rows(table: ArrayLike) -> int:
     """How many different rows a table has, compared exactly in its dtype.
 
     Examples
@@ -399,7 +403,7 @@ def count_distinct_rows(table) -> int:
     >>> count_distinct_rows([[1.0, 0.0], [1.0, 0.0], [0.0, -0.0], [0.0, 0.0]])
     2
     """
-    table = np.asarray(table)
+    table = as_array("table", table)
     if table.ndim != 2 or 0 in table.shape:
         raise ValueError(f"table must be a non-empty 2-D array, got shape {table.shape}")
     return len(set(_row_keys(table)))
@@ -408,7 +412,7 @@ def count_distinct_rows(table) -> int:
 _DTYPES = FLOAT_DTYPES
 
 
-def resolve_float_dtype(dtype) -> np.dtype:
+def resolve_float_dtype(dtype: DTypeLike) -> np.dtype:
     """The numpy dtype for one of ``"float16"``, ``"bfloat16"``, ``"float32"``, ``"float64"``.
 
     ``bfloat16`` comes from the ``ml_dtypes`` package (the ``precision``
@@ -430,7 +434,7 @@ def _finfo(dtype):
     return np.finfo(dtype)
 
 
-def exact_integer_limit(dtype) -> int:
+def exact_integer_limit(dtype: DTypeLike) -> int:
     """The largest ``N`` such that every integer ``0 .. N`` is exact in ``dtype``.
 
     That is ``2 ** (mantissa bits + 1)``.  Position ``N + 1`` is the first
@@ -455,7 +459,14 @@ def exact_integer_limit(dtype) -> int:
 
 
 def low_precision_table(
-    n_positions, dim, dtype, *, start=0, base=10000.0, spacing="paper", layout="interleaved"
+    n_positions: int,
+    dim: int,
+    dtype: DTypeLike,
+    *,
+    start: int = 0,
+    base: float = 10000.0,
+    spacing: str = "paper",
+    layout: str = "interleaved",
 ) -> np.ndarray:
     """A sinusoidal table computed the way a low-precision implementation does.
 
@@ -511,7 +522,7 @@ def low_precision_table(
     return table.astype(dtype)
 
 
-def rounding_bound(dim, dtype) -> float:
+def rounding_bound(dim: int, dtype: DTypeLike) -> float:
     """How far rounding a sinusoidal row to ``dtype`` can move it (Euclidean).
 
     Every entry lies in ``[-1, 1]``, where rounding to nearest moves a
@@ -541,7 +552,13 @@ def rounding_bound(dim, dtype) -> float:
 
 
 def rope_mean_scores(
-    dim, offsets, *, base=10000.0, n_samples=400, seed=0, aligned=True
+    dim: int,
+    offsets: ArrayLike,
+    *,
+    base: float = 10000.0,
+    n_samples: int = 400,
+    seed: int = 0,
+    aligned: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The RoPE score averaged over seeded random vectors, and its exact expectation.
 
@@ -581,10 +598,19 @@ def rope_mean_scores(
     >>> bool(abs(mean[0] - 8) < 1)
     True
     """
-    from .encodings.rope import rope_frequencies, rope_relative_scores
+    from .encodings.rope_analysis import rope_relative_scores
+    from .encodings.rope_scaling import rope_frequencies
 
     dim = _even_dim(dim)
     n_samples = check_int("n_samples", n_samples, minimum=1)
+    # queries, keys and their complex products; the angles of every offset and pair, their cosines and sines
+    n_offsets = as_array("offsets", offsets).size
+    check_table_fits(
+        (n_samples, dim),
+        8,
+        f"n_samples={n_samples}, dim={dim}, {n_offsets} offsets",
+        extra_bytes=8 * 3 * n_samples * dim + 8 * 6 * n_offsets * (dim // 2),
+    )
     if not isinstance(aligned, (bool, np.bool_)):
         raise TypeError(f"aligned must be True or False, got {aligned!r}")
     rng = np.random.default_rng(seed)

@@ -7,14 +7,22 @@ control.  The table shows each theorem's scope (general, instances,
 computation).  It exits 1 when any theorem fails, 2 on a usage error (an
 unknown id), 0 otherwise.  The checks run in two forked processes by default
 (``--processes``).
+``posenc-math check-config CONFIG.json [--json] [--compare DUMP.npz]``
+prints what RoPE each layer of a model's ``config.json`` computes, the
+layers that compute the same thing grouped, and with ``--compare`` checks
+dumped cos/sin caches (arrays ``cos``, ``sin``, optional ``positions``,
+``layer``, ``seq_len`` in an ``.npz``) against that layer's exact values,
+naming the known mistake that explains a difference.  It exits 1 when the
+dump differs, 2 when the config or the dump cannot be read.
 ``posenc-math --version`` prints the version.
 
 Output that cannot be delivered ends quietly, without a traceback: when the
 reader of standard output goes away (``posenc-math verify | head -c 1``)
 the exit status is 141 (128 + SIGPIPE, what a shell reports for a command
 ended by a closed pipe; ``set -o pipefail`` sees it), and when the output
-cannot be written (``> /dev/full``, a full disk) a one-line message goes to
-standard error and the exit status is 1.
+cannot be written (``> /dev/full``, a full disk) or standard output is closed
+(``posenc-math list >&-``) a one-line message goes to standard error and the exit
+status is 1.
 """
 
 from __future__ import annotations
@@ -121,7 +129,11 @@ def _quiet_output(main_function):
     """Wrap the entry point so that a closed pipe or a full disk ends quietly (see the module docstring)."""
 
     @functools.wraps(main_function)
-    def run(argv=None) -> int:
+    def run(argv: list[str] | None = None) -> int:
+        if sys.stdout is None:  # started with standard output closed (`posenc-math list >&-`)
+            if sys.stderr is not None:
+                print("posenc-math: cannot write the output: standard output is closed", file=sys.stderr)
+            return EXIT_WRITE_ERROR
         try:
             try:
                 status = main_function(argv)
@@ -159,8 +171,176 @@ def _processes(text: str) -> int:
     return value
 
 
+def _number(value, spec: str = ".4g") -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float) and value == int(value) and abs(value) < 1e15 and spec == ".4g":
+        return f"{int(value)}" if abs(value) < 1e7 else f"{value:.4g}"
+    return format(value, spec)
+
+
+def _config_rows(rows) -> list[tuple[str, ...]]:
+    table: list[tuple[str, ...]] = [
+        (
+            "layers",
+            "kind",
+            "type",
+            "rope_type",
+            "base",
+            "rotary/head",
+            "layout",
+            "attn",
+            "λ min",
+            "λ max",
+            "f32 ±0.05",
+            "bf16 ±0.05",
+        )
+    ]
+    for row in rows:
+        kind = row["kind"] + (" (T)" if row["query_temperature"] else "")
+        if row["mrope_section"] is not None:
+            kind += " M-RoPE " + "/".join(str(n) for n in row["mrope_section"])
+            kind += " interleaved" if row["mrope_interleaved"] else ""
+        table.append(
+            (
+                row["layers"],
+                kind,
+                row["layer_type"].replace("_attention", ""),
+                row["rope_type"] or "-",
+                _number(row["base"]),
+                f"{row['rotary_dim']}/{row['head_dim']}"
+                + (f" ({row['still_pairs']} still)" if row["still_pairs"] else ""),
+                row["layout"] or "-",
+                _number(row["attention_factor"], ".6g"),
+                _number(row["shortest_wavelength"]),
+                _number(row["longest_wavelength"]),
+                _number(row["float32_angle_position"], "d"),
+                _number(row["bfloat16_angle_position"], "d"),
+            )
+        )
+    return table
+
+
+def _print_table(table, stream) -> None:
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for n, row in enumerate(table):
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip(), file=stream)
+        if n == 0:
+            print("  ".join("-" * width for width in widths), file=stream)
+
+
+def _load_dump(path: str) -> dict:
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            arrays = {name: archive[name] for name in archive.files}
+    except (OSError, ValueError) as error:
+        raise ValueError(f"cannot read {path!r} as an .npz archive: {error}") from None
+    missing = [name for name in ("cos", "sin") if name not in arrays]
+    if missing:
+        raise ValueError(f"{path!r} has no array {' or '.join(missing)} (it has: {', '.join(arrays) or 'none'})")
+    return arrays
+
+
+def _scalar_int(arrays: dict, name: str):
+    if name not in arrays:
+        return None
+    value = arrays[name]
+    if value.size != 1 or value.dtype.kind not in "iu":
+        raise ValueError(f"the dump's {name!r} must be one integer, got {value!r}")
+    return int(value.reshape(()))
+
+
+def _compare_text(result, layer, path: str, stream) -> None:
+    print(
+        f"\n{path}: layer {result.layer} ({layer.layer_type}), {result.positions.shape[-1]} positions, "
+        f"seq_len {result.seq_len}, columns read as {result.form}",
+        file=stream,
+    )
+    where = f" at row {result.worst_at[0]}, column {result.worst_at[1]}" if result.worst_at else ""
+    print(
+        f"worst error {result.worst_error:.3g}{where}; float32's own error {result.float32_error:.3g}; "
+        f"tolerance {result.tolerance:.3g}",
+        file=stream,
+    )
+    if result.agrees:
+        print("AGREES with the exact values to float32 rounding.", file=stream)
+        return
+    print("DIFFERS from the exact values.", file=stream)
+    matching = [item for item in result.candidates if item["matches"]]
+    if matching:
+        best = matching[0]
+        print(f"Explained by: {best['title']} ({best['name']}): {best['description']}.", file=stream)
+    else:
+        print("No known mistake explains it.", file=stream)
+    others = [item for item in result.candidates if not matching or item is not matching[0]]
+    if others:
+        print("Also tried (worst error against each):", file=stream)
+        for item in others:
+            mark = " (matches too)" if item["matches"] else ""
+            print(f"  {item['title']}: {item['worst_error']:.3g}{mark}", file=stream)
+
+
+def _check_config(args) -> int:
+    from .encodings.rope_check import check_cos_sin, layer_table
+    from .encodings.rope_config import load_config, rope_from_config
+
+    try:
+        config = load_config(args.config)
+        rows = layer_table(config)
+        first = rope_from_config(config)
+        result = layer = None
+        if args.compare is not None:
+            arrays = _load_dump(args.compare)
+            index = args.layer if args.layer is not None else _scalar_int(arrays, "layer")
+            index = 0 if index is None else index
+            layer = rope_from_config(config, layer=index)
+            result = check_cos_sin(
+                config,
+                arrays["cos"],
+                arrays["sin"],
+                positions=arrays.get("positions"),
+                layer=index,
+                seq_len=_scalar_int(arrays, "seq_len"),
+            )
+    except (ValueError, TypeError, ImportError) as error:
+        print(f"posenc-math check-config: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        record = {
+            "config": args.config,
+            "model_type": first.model_type,
+            "family": first.family,
+            "n_layers": first.n_layers,
+            "layers": rows,
+        }
+        if result is not None:
+            record["compare"] = dict(result.as_dict(), dump=args.compare)
+        json.dump(record, sys.stdout, indent=2)
+        print()
+    else:
+        print(f"{args.config}: model_type {first.model_type} ({first.family}), {first.n_layers} layers\n")
+        _print_table(_config_rows(rows), sys.stdout)
+        print(
+            "\nλ: positions per turn of the fastest and the slowest turning pair, as built at construction. "
+            "f32/bf16 ±0.05: the first position from which the fastest pair's angle, formed in float32 / "
+            "bfloat16, can be off by 0.05 rad (its first decimal lost). (T): queries scaled by Llama 4's "
+            "attention temperature."
+        )
+        for row in rows:
+            notes = list(row["notes"])
+            if row["score_scale"] != 1.0:
+                notes.insert(0, f"attention logits also scaled by {row['score_scale']:.6g} (DeepSeek's mscale_all_dim)")
+            for note in notes:
+                print(f"layers {row['layers']}: {note}")
+        if result is not None:
+            _compare_text(result, layer, args.compare, sys.stdout)
+    return 0 if result is None or result.agrees else 1
+
+
 @_quiet_output
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Entry point of ``posenc-math`` and ``python -m posenc_math``."""
     from . import __version__
 
@@ -188,6 +368,22 @@ def main(argv=None) -> int:
     )
     verify.set_defaults(run=_verify)
     commands.add_parser("list", help="list the theorem ids and titles").set_defaults(run=_list)
+    check = commands.add_parser(
+        "check-config",
+        help="what RoPE each layer of a model's config.json computes; --compare checks dumped cos/sin",
+        description="Read a Hugging Face config.json as transformers 5.x does and print each layer's rotary "
+        "embedding. With --compare, check dumped cos/sin against the exact values and name the mistake that "
+        "explains a difference. Exit status 1 if the dump differs, 2 if the config or dump cannot be read.",
+    )
+    check.add_argument("config", metavar="CONFIG.json", help="the model's config.json")
+    check.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    check.add_argument(
+        "--compare",
+        metavar="DUMP.npz",
+        help="arrays cos and sin (n x columns), optional positions, layer, seq_len",
+    )
+    check.add_argument("--layer", type=int, default=None, help="the dump's layer (default: its 'layer' array, else 0)")
+    check.set_defaults(run=_check_config)
     args = parser.parse_args(argv)
     if args.version:
         print(f"posenc-math {__version__}")

@@ -35,9 +35,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validate import (
     MAX_POSITION,
+    as_array,
     check_base,
     check_choice,
     check_int,
@@ -308,9 +310,10 @@ CONVENTIONS: tuple[Convention, ...] = (
         name="hf-t5",
         codebase="Hugging Face T5, T5Attention._relative_position_bucket",
         kind="relative bias",
-        formula=r"a learned scalar per head and bucket of $j - i$: exact buckets below 8 (16 per direction), "
-        r"logarithmic up to max_distance 128, one last bucket beyond",
-        denominator=r"$\ln(128/8)$ in the logarithmic buckets",
+        formula=r"a learned scalar per head and bucket of $j - i$; encoder: 16 buckets per direction, exact "
+        r"below 8; decoder: 32 buckets for keys before the query, exact below 16; logarithmic up to "
+        r"max_distance 128, one last bucket beyond",
+        denominator=r"$\ln(128/8)$ in the encoder's logarithmic buckets, $\ln(128/16)$ in the decoder's",
         layout="no vector: a bias on each attention logit",
         dtype="float32 logarithm of the offset, truncated to an integer bucket",
         positions="queries past_seen_tokens + 0, 1, ...; keys 0, 1, ...; padding counted (masked separately)",
@@ -342,7 +345,7 @@ CONVENTIONS: tuple[Convention, ...] = (
         codebase="Hugging Face MPT, build_mpt_alibi_tensor",
         kind="linear bias",
         formula=r"bias $m_h (j - (L - 1))$ on key $j$ of $L$; $m_h = 2^{-8h/n'}$ for the next power of two "
-        r"$n' \ge n$, odd-numbered slopes first (the same slopes as BLOOM)",
+        r"$n' \ge n$, even-numbered $h$ first (`slopes[1::2]`), then odd-numbered (the same slopes as BLOOM)",
         denominator=r"$n'$, the next power of two",
         layout="no vector: a bias on each attention logit",
         dtype="float32 (int32 offsets times float32 slopes)",
@@ -398,7 +401,7 @@ _ROTARY_ROWS = tuple(row.name for row in CONVENTIONS if row.kind == "rotary")
 _BIAS_ROWS = tuple(row.name for row in CONVENTIONS if row.kind in ("relative bias", "linear bias"))
 
 
-def convention_names(kind=None) -> tuple[str, ...]:
+def convention_names(kind: str | None = None) -> tuple[str, ...]:
     """The names of the conventions, in table order, optionally of one kind.
 
     Parameters
@@ -418,7 +421,7 @@ def convention_names(kind=None) -> tuple[str, ...]:
     return tuple(row.name for row in CONVENTIONS if row.kind == kind)
 
 
-def convention(name) -> Convention:
+def convention(name: str) -> Convention:
     """The :class:`Convention` called ``name``.
 
     Examples
@@ -439,7 +442,7 @@ def _row(name, allowed, what):
     return row
 
 
-def convention_frequencies(name, dim, *, base=None) -> np.ndarray:
+def convention_frequencies(name: str, dim: int, *, base: float | None = None) -> np.ndarray:
     """The angular frequency of each sine/cosine pair under a convention.
 
     Parameters
@@ -489,7 +492,7 @@ def _frequencies(row, dim, base):
 
 
 def _integer_positions(name, positions) -> np.ndarray:
-    positions = np.asarray(positions)
+    positions = as_array("positions", positions)
     if positions.dtype == np.bool_ or positions.dtype.kind not in "iu" or positions.ndim != 1:
         raise TypeError(
             f"{name} must be a 1-D array of integer positions, got dtype {positions.dtype}, shape {positions.shape}"
@@ -497,7 +500,7 @@ def _integer_positions(name, positions) -> np.ndarray:
     return positions.astype(np.int64)
 
 
-def convention_table(name, positions, dim, *, base=None) -> np.ndarray:
+def convention_table(name: str, positions: ArrayLike, dim: int, *, base: float | None = None) -> np.ndarray:
     """The absolute sinusoidal table of a codebase, one row per position.
 
     Parameters
@@ -564,7 +567,14 @@ def convention_table(name, positions, dim, *, base=None) -> np.ndarray:
     return out
 
 
-def convention_rotate(name, x, positions, *, rotary_dim=None, base=None) -> np.ndarray:
+def convention_rotate(
+    name: str,
+    x: ArrayLike,
+    positions: ArrayLike,
+    *,
+    rotary_dim: int | None = None,
+    base: float | None = None,
+) -> np.ndarray:
     """Apply a codebase's rotary embedding to queries or keys.
 
     Parameters
@@ -618,7 +628,7 @@ def convention_rotate(name, x, positions, *, rotary_dim=None, base=None) -> np.n
     return out
 
 
-def convention_position_ids(name, attention_mask, *, past_length=0) -> np.ndarray:
+def convention_position_ids(name: str, attention_mask: ArrayLike, *, past_length: int = 0) -> np.ndarray:
     """The position id a codebase gives each token of a (padded) batch.
 
     Parameters
@@ -653,7 +663,7 @@ def convention_position_ids(name, attention_mask, *, past_length=0) -> np.ndarra
     array([[3, 4, 5, 6, 7]])
     """
     row = convention(name)
-    mask = np.asarray(attention_mask)
+    mask = as_array("attention_mask", attention_mask)
     if mask.ndim != 2 or mask.dtype.kind not in "biu" or not np.isin(mask, (0, 1)).all():
         raise ValueError(f"attention_mask must be a 2-D array of 0 and 1 (batch, n), got {mask!r}")
     mask = mask.astype(np.int64)
@@ -679,7 +689,9 @@ def convention_position_ids(name, attention_mask, *, past_length=0) -> np.ndarra
     return (cumulative - 1) * mask
 
 
-def convention_bias(name, n_queries, n_keys=None, *, n_heads=8, past_length=0) -> np.ndarray:
+def convention_bias(
+    name: str, n_queries: int, n_keys: int | None = None, *, n_heads: int = 8, past_length: int = 0
+) -> np.ndarray:
     """The attention bias of T5, BLOOM or MPT for one unpadded sequence.
 
     Parameters
@@ -759,7 +771,7 @@ def conventions_overview() -> str:
     return "\n".join(lines)
 
 
-def convention_details(name) -> str:
+def convention_details(name: str) -> str:
     """A MyST definition list of one convention's fields, with its citations.
 
     Examples

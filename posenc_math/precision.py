@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
 from ._validate import (
+    as_array,
     check_base,
     check_choice,
     check_int,
@@ -318,7 +319,9 @@ def phase_error_bound(positions: ArrayLike, dtype: DTypeLike, *, frequency: floa
     >>> phase_error_bound([131072], "float32").round(5)     # 128k positions
     array([0.00781])
     """
-    positions = check_real_array("positions", positions)
+    raw = as_array("positions", positions)
+    check_table_fits(raw.shape, 33, f"positions of shape {raw.shape}")  # the float64 copy, |p|, the bound, masks
+    positions = check_real_array("positions", raw)
     frequency = check_real("frequency", frequency)
     if frequency <= 0:
         raise ValueError(f"frequency must be a finite number > 0, got {frequency!r}")

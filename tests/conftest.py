@@ -3,11 +3,7 @@
 import mpmath
 import numpy as np
 import pytest
-
-from posenc_math.bench import traced_peak
-
-# Test projects for sphinx.testing (tests/test_sphinx_site.py), not test modules.
-collect_ignore = ["roots"]
+from bench import traced_peak
 
 
 @pytest.fixture

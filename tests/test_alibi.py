@@ -144,3 +144,30 @@ def test_alibi_bias_peak_memory_is_checked_and_small(monkeypatch):
         alibi_bias(64, 10**6)
     with pytest.raises(ValueError, match="dtype must be one of"):
         alibi_bias(2, 3, dtype="int8")
+
+
+@pytest.mark.parametrize("dtype", ["float64", "bfloat16"])
+@pytest.mark.parametrize("causal", [True, False])
+def test_alibi_bias_for_queries_at_the_end_of_the_keys(dtype, causal):
+    """Decoding with a cache: n_queries new tokens against every key are the last rows of the square bias."""
+    square = alibi_bias(12, 40, causal=causal, dtype=dtype)
+    for n_queries in (1, 5, 40):
+        last = alibi_bias(12, 40, causal=causal, dtype=dtype, n_queries=n_queries)
+        assert last.shape == (12, n_queries, 40) and last.dtype == square.dtype
+        np.testing.assert_array_equal(last, square[:, -n_queries:])
+    step = alibi_bias(12, 40, n_queries=1)[:, 0]  # the newest token sees every key: no -inf
+    assert np.isfinite(step).all() and np.all(step[:, -1] == 0)
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: alibi_bias(2, 3, n_queries=4), ValueError, "n_queries must be <= n_positions"),
+        (lambda: alibi_bias(2, 3, n_queries=0), ValueError, "n_queries"),
+        (lambda: alibi_bias(2, 3, n_queries=True), TypeError, "n_queries must be an integer, got a bool"),
+        (lambda: alibi_bias(64, 10**6, n_queries=10**4), ValueError, r"n_queries=10000.*more than"),
+    ],
+)
+def test_alibi_n_queries_bad_input_is_named(call, error, words):
+    with pytest.raises(error, match=words):
+        call()

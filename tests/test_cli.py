@@ -2,9 +2,12 @@
 when anything fails."""
 
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
+import numpy as np
 import pytest
 import sympy
 
@@ -136,3 +139,91 @@ def test_list_shows_id_scope_and_title(capsys):
     rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
     assert ["shift-block", "general", "One sine-cosine pair is shifted by a rotation"] in rows
     assert all(len(row) == 3 and row[1] in ("general", "instances", "computation") for row in rows)
+
+
+# --- posenc-math check-config -----------------------------------------------------------
+
+CONFIGS = Path(__file__).resolve().parent / "data" / "configs"
+
+
+def test_check_config_table(capsys):
+    assert cli.main(["check-config", str(CONFIGS / "gemma-3-1b-it.json")]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert "model_type gemma3_text (Gemma 3), 26 layers" in lines[0]
+    header = lines[2].split()
+    assert header[:5] == ["layers", "kind", "type", "rope_type", "base"]
+    assert "f32" in header and "bf16" in header
+    rows = lines[4:6]
+    assert rows[0].startswith("0-4, 6-10, 12-16, 18-22, 24-25") and " 10000 " in rows[0]
+    assert rows[1].startswith("5, 11, 17, 23") and " 1000000 " in rows[1] and "1048576" in rows[1]
+
+
+def test_check_config_json_and_notes(capsys):
+    assert cli.main(["check-config", "--json", str(CONFIGS / "edge_pythia-70m_generic-rope-keys.json")]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert (record["model_type"], record["n_layers"]) == ("gpt_neox", 6)
+    (row,) = record["layers"]
+    assert row["layer_indices"] == list(range(6)) and row["rotary_dim"] == 16 and len(row["notes"]) == 2
+    assert cli.main(["check-config", str(CONFIGS / "deepseek-v3.json")]) == 0
+    assert "attention logits also scaled by 1.87385" in capsys.readouterr().out
+
+
+def dump(path, layer_config, layer_index, ids, transform=None, **extra):
+    """Save a layer's exact caches (transformed) as float32 in an .npz, with extra arrays."""
+    from posenc_math import rope_from_config
+
+    cos, sin = rope_from_config(layer_config, layer=layer_index).cos_sin(ids)
+    if transform is not None:
+        cos, sin = transform(cos), transform(sin)
+    np.savez(path, cos=cos.astype(np.float32), sin=sin.astype(np.float32), **extra)
+    return str(path)
+
+
+def test_check_config_compare_agrees(tmp_path, capsys):
+    config = CONFIGS / "phi-3.5-mini-instruct.json"
+    positions = np.arange(0, 5000, 3)
+    path = dump(tmp_path / "ok.npz", config, 0, positions, positions=positions)
+    assert cli.main(["check-config", str(config), "--compare", path]) == 0
+    out = capsys.readouterr().out
+    assert "AGREES with the exact values" in out and "seq_len 4999" in out
+
+
+def test_check_config_compare_names_the_mistake(tmp_path, capsys):
+    config = CONFIGS / "gemma-3-1b-it.json"
+    # the sliding layer's caches, dumped for the full-attention layer 5
+    path = dump(tmp_path / "swapped.npz", config, 0, np.arange(400), layer=np.array(5))
+    assert cli.main(["check-config", str(config), "--compare", path]) == 1
+    out = capsys.readouterr().out
+    assert "layer 5 (full_attention)" in out and "DIFFERS" in out
+    assert "Explained by: local/global base swapped (local_global_swapped)" in out
+    assert cli.main(["check-config", str(config), "--compare", path, "--layer", "0"]) == 0  # --layer wins
+    capsys.readouterr()
+    assert cli.main(["check-config", "--json", str(config), "--compare", path]) == 1
+    compare = json.loads(capsys.readouterr().out)["compare"]
+    assert compare["explanation"] == "local_global_swapped" and compare["agrees"] is False
+    assert compare["n_positions"] == 400 and compare["worst_error"] > 1
+
+
+def test_check_config_compare_without_an_explanation(tmp_path, capsys):
+    config = CONFIGS / "llama-2-7b-hf.json"
+    path = dump(tmp_path / "scaled.npz", config, 0, np.arange(50), transform=lambda array: 0.5 * array)
+    assert cli.main(["check-config", str(config), "--compare", path]) == 1
+    assert "No known mistake explains it." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "arguments,words",
+    [
+        (["/no/such/config.json"], "no such file"),
+        ([str(CONFIGS / "gemma-3-1b-it.json"), "--compare", "/no/such/dump.npz"], "cannot read"),
+        ([str(CONFIGS / "gemma-3-1b-it.json"), "--layer", "99", "--compare", "{empty}"], "no array cos or sin"),
+        ([str(CONFIGS / "gemma-3-1b-it.json"), "--layer", "99", "--compare", "{ok}"], r"layer must be in 0 .. 25"),
+    ],
+)
+def test_check_config_errors_exit_2(tmp_path, capsys, arguments, words):
+    np.savez(tmp_path / "empty.npz", other=np.zeros(3))
+    np.savez(tmp_path / "ok.npz", cos=np.ones((2, 256)), sin=np.zeros((2, 256)))
+    arguments = [a.format(empty=tmp_path / "empty.npz", ok=tmp_path / "ok.npz") for a in arguments]
+    assert cli.main(["check-config", *arguments]) == 2
+    assert re.search(words, capsys.readouterr().err)

@@ -3,8 +3,10 @@ with a documented exit status (real processes: the behaviour lives in file
 descriptors and the interpreter's exit)."""
 
 import os
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -48,3 +50,18 @@ def test_full_disk_is_one_line_on_stderr_and_status_1(arguments):
         run = subprocess.run([*COMMAND, *arguments], stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
     assert run.returncode == cli.EXIT_WRITE_ERROR == 1
     assert run.stderr.strip() == "posenc-math: cannot write the output: No space left on device"
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["list"], ["--version"], ["verify", "-q", "shift-block"], ["--help"], [], ["verify", "nosuch"], ["bogus"]],
+    ids=["list", "version", "verify", "help", "no-command", "unknown-id", "unknown-command"],
+)
+@pytest.mark.parametrize("how", ["console-script", "python-m"])
+def test_closed_stdout_is_one_line_on_stderr_and_a_nonzero_status(arguments, how):
+    """`posenc-math list >&-`: Python starts with sys.stdout None; every command says so once and exits 1."""
+    program = [str(Path(sys.executable).parent / "posenc-math")] if how == "console-script" else COMMAND
+    line = " ".join(shlex.quote(part) for part in [*program, *arguments])
+    run = subprocess.run(["bash", "-c", f"exec {line} >&-"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == cli.EXIT_WRITE_ERROR != 0
+    assert run.stderr.splitlines() == ["posenc-math: cannot write the output: standard output is closed"]

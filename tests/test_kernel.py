@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import pathlib
 import signal
+import subprocess
+import sys
 
 import pytest
 import sympy
@@ -247,6 +249,29 @@ def test_one_lying_procedure_is_enough_to_fail_the_self_test(monkeypatch, name):
 
 
 # -- bounds and bad input ----------------------------------------------------------------------------------------
+
+
+def test_the_time_bound_fires_again_when_its_first_alarm_lands_in_a_finalizer():
+    """The alarm can land in a finalizer run by the garbage collector, where Python prints the exception and
+    carries on; the bound must still end the decision (ported from main's check.py test)."""
+    code = (
+        "import time\n"
+        "from posenc_math.theorems.kernel.bound import bounded\n"
+        "class Slow:\n"
+        "    def __del__(self):\n"
+        "        began = time.process_time()\n"
+        "        while time.process_time() - began < 1.0:\n"
+        "            pass\n"
+        "def step():\n"
+        "    Slow()\n"
+        "    while True:\n"
+        "        pass\n"
+        "print(bounded(step, 0.2, 'timed out'))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Exception ignored" in run.stderr  # the first alarm did land in the finalizer
+    assert run.stdout.strip() == "timed out"
 
 
 def test_the_time_bound_gives_undecided_and_leaves_no_timer():

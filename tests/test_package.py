@@ -33,3 +33,43 @@ def test_unknown_attribute_is_an_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'no_such_thing'"):
         _ = posenc_math.no_such_thing
     assert "theorems" in dir(posenc_math)
+
+
+#: Public functions of rope_scaling.py, which issue 23's branch owns (its annotations come from there).
+NOT_YET_ANNOTATED: set[str] = set()
+
+
+@pytest.mark.parametrize(
+    "module_name",
+    [
+        "posenc_math",
+        "posenc_math.analysis",
+        "posenc_math.conventions",
+        "posenc_math.precision",
+        "posenc_math.pretrained",
+        "posenc_math.residual",
+        "posenc_math.plotting",
+        "posenc_math.cli",
+    ],
+)
+def test_every_public_function_is_annotated(module_name):
+    """Every parameter and the return of every public function has a type annotation (mypy --strict users
+    call them from typed code); tests/test_wheel.py runs mypy --strict on the README's examples."""
+    import importlib
+    import inspect
+
+    module = importlib.import_module(module_name)
+    missing, done = [], []
+    for name in getattr(module, "__all__", []):
+        function = getattr(module, name)
+        if not inspect.isfunction(function):
+            continue
+        signature = inspect.signature(function)
+        unannotated = [p for p, v in signature.parameters.items() if v.annotation is inspect.Parameter.empty]
+        if unannotated or signature.return_annotation is inspect.Signature.empty:
+            if name not in NOT_YET_ANNOTATED:
+                missing.append(f"{name}{signature}")
+        elif name in NOT_YET_ANNOTATED:
+            done.append(name)
+    assert not missing, missing
+    assert not done, f"annotated now: remove {done} from NOT_YET_ANNOTATED"

@@ -136,3 +136,33 @@ def test_t5_bucket_shape_and_scalar():
 def test_bad_input_is_named(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+def test_relative_positions_with_queries_at_the_end_of_the_keys():
+    square = relative_positions(30)
+    for n_queries in (1, 4, 30):
+        np.testing.assert_array_equal(relative_positions(n_queries, 30, queries_at_end=True), square[-n_queries:])
+    np.testing.assert_array_equal(
+        relative_positions(2, 5, queries_at_end=True), [[-3, -2, -1, 0, 1], [-4, -3, -2, -1, 0]]
+    )
+
+
+@pytest.mark.parametrize("bidirectional", [True, False])
+def test_t5_buckets_of_a_decoding_step_are_the_last_rows(bidirectional):
+    square = t5_bucket(relative_positions(300), bidirectional=bidirectional)
+    step = t5_bucket(relative_positions(3, 300, queries_at_end=True), bidirectional=bidirectional)
+    np.testing.assert_array_equal(step, square[-3:])
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: relative_positions(4, 3, queries_at_end=True), ValueError, "n_queries must be <= n_keys"),
+        (lambda: relative_positions(2, 3, queries_at_end=1), TypeError, "queries_at_end"),
+        (lambda: relative_positions(True), TypeError, "n_queries must be an integer, got a bool"),
+        (lambda: t5_bucket([[1, 2], [3]]), ValueError, "relative_position must be a rectangular array"),
+    ],
+)
+def test_kv_cache_bad_input_is_named(call, error, words):
+    with pytest.raises(error, match=words):
+        call()

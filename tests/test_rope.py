@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from posenc_math import (
+    apply_rotary,
     extension_frequencies,
     interleaved_to_half,
     ntk_aware_base,
@@ -15,7 +16,10 @@ from posenc_math import (
     rope_decay_bound,
     rope_frequencies,
     rope_relative_scores,
+    rope_scores,
+    yarn_ramp,
 )
+from posenc_math.encodings._phase import store_rounded
 
 LLAMA3 = {
     "rope_type": "llama3",
@@ -225,6 +229,45 @@ def test_yarn_ramp_ends_and_defaults():
     assert rope_frequencies(128, scaling=dict(scaling, attention_factor=0.5))[1] == 0.5
 
 
+@pytest.mark.parametrize("dim, base, original", [(128, 500000.0, 8192), (64, 10000.0, 4096), (96, 1e6, 2048)])
+def test_yarn_ramp_code_form_is_what_rope_frequencies_applies(dim, base, original):
+    factor = 8.0
+    scaling = {"rope_type": "yarn", "factor": factor, "original_max_position_embeddings": original}
+    default, _ = rope_frequencies(dim, base=base)
+    yarn, _ = rope_frequencies(dim, base=base, scaling=scaling)
+    implied = (1 - yarn / default) / (1 - 1 / factor)
+    np.testing.assert_allclose(
+        yarn_ramp(dim, base=base, original_max_position_embeddings=original), implied, atol=1e-12
+    )
+
+
+def test_yarn_ramp_paper_form_is_linear_in_the_turns():
+    dim, base, original = 128, 500000.0, 8192
+    paper = yarn_ramp(dim, base=base, original_max_position_embeddings=original, form="paper")
+    turns = original * base ** (-2 * np.arange(dim // 2) / dim) / (2 * np.pi)
+    kept, divided = turns >= 32, turns <= 1
+    assert np.all(paper[kept] == 0) and np.all(paper[divided] == 1)
+    between = ~kept & ~divided
+    np.testing.assert_allclose(paper[between], 1 - (turns[between] - 1) / 31, rtol=1e-12)
+    # linear in the turns, so not linear in the pair index: the two forms differ inside the ramp
+    code = yarn_ramp(dim, base=base, original_max_position_embeddings=original)
+    assert np.abs(code - paper)[between].max() > 0.1
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ({"form": "transformers"}, "form"),
+        ({"beta_fast": 1.0, "beta_slow": 32.0}, "beta_slow < beta_fast"),
+        ({"beta_slow": 0.0}, "beta_slow"),
+        ({"original_max_position_embeddings": 0}, "original_max_position_embeddings"),
+    ],
+)
+def test_yarn_ramp_refuses_bad_input(arguments, message):
+    with pytest.raises(ValueError, match=message):
+        yarn_ramp(64, **({"original_max_position_embeddings": 4096} | arguments))
+
+
 def test_llama3_regions():
     inv_freq, attention = rope_frequencies(128, base=500000.0, scaling=LLAMA3)
     default, _ = rope_frequencies(128, base=500000.0)
@@ -318,7 +361,7 @@ def test_llama3_regions():
             "legacy",
         ),
         (lambda: rope_frequencies(8, scaling=[("rope_type", "linear")]), TypeError, "scaling"),
-        (lambda: rope_frequencies(8, scaling=dict(LLAMA3, low_freq_factor=4.0)), ValueError, "low_freq_factor"),
+        (lambda: rope_frequencies(8, scaling=dict(LLAMA3, low_freq_factor=5.0)), ValueError, "low_freq_factor"),
         (
             lambda: rope_frequencies(
                 8, scaling={"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 64, "truncate": "no"}
@@ -646,7 +689,9 @@ def test_rope_keeps_low_precision_dtypes_rounding_once(dtype_name, rng):
     out = rope(x, positions, rotary_dim=12, attention_factor=1.1)
     assert out.dtype == dtype
     exact = rope(x.astype(np.float64), positions, rotary_dim=12, attention_factor=1.1)
-    assert np.array_equal(out, exact.astype(dtype))  # the float64 result rounded once
+    once = np.empty(exact.shape, dtype=dtype)
+    store_rounded(once, exact)  # the float64 result rounded once (bfloat16: not through a float32 tie)
+    assert np.array_equal(out, once)
     if dtype_name == "float32":
         return  # there transformers' float32 angles (off by ~p * 6e-8) dominate
     # transformers' path: float32 cos/sin rounded to the dtype, arithmetic in the dtype
@@ -796,3 +841,217 @@ def test_missing_original_length_is_named_and_falls_back_on_max_position_embeddi
     explicit = rope_frequencies(64, scaling={**scaling, "original_max_position_embeddings": 2048})
     for got, expected in zip(fallback, explicit, strict=True):  # frequencies and attention factor
         np.testing.assert_array_equal(got, expected)
+
+
+# --- position ids as models pass them ------------------------------------------
+
+
+def test_batch_position_ids_turn_every_head_of_their_sequence(rng):
+    """transformers' position_ids (batch, n) with x (batch, heads, n, dim): sequence b's ids, all its heads."""
+    for batch, heads in [(2, 4), (4, 4), (3, 1)]:  # batch == heads once: that shape used to turn heads
+        x = rng.normal(size=(batch, heads, 6, 8))
+        ids = rng.integers(0, 5000, size=(batch, 6))
+        out = rope(x, ids)
+        for b in range(batch):
+            for h in range(heads):
+                np.testing.assert_array_equal(out[b, h], rope(x[b, h], ids[b]))
+        np.testing.assert_array_equal(out, rope(x, ids[:, None, :]))  # the explicit (batch, 1, n) form
+
+
+def test_batch_position_ids_as_hf_apply_rotary_pos_emb_with_unsqueeze_dim_1(rng):
+    x = rng.normal(size=(2, 3, 5, 8))
+    ids = np.array([[0, 1, 2, 3, 4], [7, 8, 9, 10, 11]])
+    inv_freq, attention = rope_frequencies(8)
+    cos, sin = hf_cos_sin(ids, inv_freq, attention)  # (batch, n, dim), as LlamaRotaryEmbedding returns them
+    expected = hf_apply_rotary_pos_emb(x, cos[:, None], sin[:, None])  # unsqueeze_dim=1
+    assert np.allclose(rope(x, ids), expected, rtol=0, atol=1e-13)
+
+
+@pytest.mark.parametrize(
+    "x_shape, positions_shape, words",
+    [
+        ((2, 3, 5, 8), (3, 5), r"\(batch, n\) = \(2, 5\) as transformers' position_ids"),  # heads' ids: refused
+        ((2, 3, 4, 5, 8), (2, 5), r"\(2, 1, 1, 5\)"),  # 5-D x: only (n,) or one axis per axis
+        ((2, 3, 5, 8), (2, 3, 1, 5), "do not fit"),
+        ((2, 3, 5, 8), (6,), r"\(n,\) = \(5,\)"),
+        ((5, 8), (2, 5), "x.shape"),
+    ],
+)
+def test_position_shapes_that_do_not_fit_are_refused_saying_how_to_pass_them(x_shape, positions_shape, words):
+    with pytest.raises(ValueError, match=words) as error:
+        rope(np.ones(x_shape), np.zeros(positions_shape, dtype=int))
+    assert "never broadcast against the heads axis" in str(error.value)
+
+
+def test_broadcast_positions_are_computed_once(rng):
+    x = rng.normal(size=(2, 3, 5, 8))
+    ids = rng.integers(0, 100, size=(2, 5))
+    full = np.broadcast_to(ids[:, None, :], (2, 3, 5))  # what a user may pass instead of (batch, 1, n)
+    np.testing.assert_array_equal(rope(x, full), rope(x, ids))
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "bfloat16"])
+def test_rope_on_a_model_shape_is_mpmath_rounded_once(dtype_name, rng):
+    import ml_dtypes
+
+    dtype = np.dtype(getattr(ml_dtypes, dtype_name)) if dtype_name == "bfloat16" else np.dtype(dtype_name)
+    x = rng.normal(size=(2, 3, 7, 8)).astype(dtype)
+    ids = rng.integers(0, 2**31, size=(2, 7))
+    out = rope(x, ids)
+    for b, h, n, j in [(0, 0, 0, 0), (1, 2, 6, 3), (1, 0, 3, 1), (0, 2, 5, 2)]:
+        a, c = exact_rope_pair(float(x[b, h, n, j]), float(x[b, h, n, j + 4]), int(ids[b, n]), j, 8)
+        for column, exact in ((j, a), (j + 4, c)):
+            once = np.empty((), dtype=dtype)
+            store_rounded(once, np.array(exact))
+            assert out[b, h, n, column] == once
+
+
+# --- apply_rotary and the caches ---------------------------------------------------
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+@pytest.mark.parametrize("dtype_name", ["float64", "float32", "bfloat16"])
+def test_apply_rotary_with_rope_cos_sin_equals_rope_bit_for_bit(layout, dtype_name, rng):
+    import ml_dtypes
+
+    dtype = np.dtype(getattr(ml_dtypes, dtype_name)) if dtype_name == "bfloat16" else np.dtype(dtype_name)
+    inv_freq, attention = rope_frequencies(
+        12, scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 64}
+    )
+    ids = rng.integers(0, 10**6, size=(2, 9))
+    cos, sin = rope_cos_sin(ids, inv_freq, attention_factor=attention, layout=layout)  # once ...
+    for _ in ("queries", "keys"):  # ... for the queries and the keys
+        x = rng.normal(size=(2, 4, 9, 16)).astype(dtype)
+        expected = rope(x, ids, inv_freq=inv_freq, attention_factor=attention, layout=layout, rotary_dim=12)
+        np.testing.assert_array_equal(apply_rotary(x, cos, sin, layout=layout), expected)
+
+
+def test_apply_rotary_computes_the_models_formula_whatever_the_caches(rng):
+    """x * cos + rotate_half(x) * sin, exactly (float64, rounded once), even for caches whose halves differ."""
+    x = rng.normal(size=(2, 3, 4, 8))
+    cos, sin = rng.normal(size=(2, 2, 4, 8))
+    expected = x * cos[:, None] + hf_rotate_half(x) * sin[:, None]
+    np.testing.assert_array_equal(apply_rotary(x, cos, sin), expected)
+    pairs = np.stack((-x[..., 1::2], x[..., 0::2]), axis=-1).reshape(x.shape)  # rotary-embedding-torch's
+    np.testing.assert_array_equal(
+        apply_rotary(x, cos, sin, layout="interleaved"), x * cos[:, None] + pairs * sin[:, None]
+    )
+
+
+def test_apply_rotary_takes_caches_in_any_float_format_and_rounds_once(rng):
+    import ml_dtypes
+
+    bfloat16 = np.dtype(ml_dtypes.bfloat16)
+    x = rng.normal(size=(1, 2, 5, 8)).astype(bfloat16)
+    cos, sin = rope_cos_sin(np.arange(5), rope_frequencies(8)[0], dtype=bfloat16)  # a model's bfloat16 cache
+    out = apply_rotary(x, cos, sin)
+    exact = apply_rotary(x.astype(np.float64), cos.astype(np.float64), sin.astype(np.float64))
+    once = np.empty(exact.shape, dtype=bfloat16)
+    store_rounded(once, exact)
+    assert out.dtype == bfloat16
+    np.testing.assert_array_equal(out, once)
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float16", "bfloat16"])
+def test_rope_cos_sin_in_a_narrow_format_is_the_float64_cache_rounded_once(dtype_name):
+    import ml_dtypes
+
+    dtype = np.dtype(getattr(ml_dtypes, dtype_name)) if dtype_name == "bfloat16" else np.dtype(dtype_name)
+    ids = np.arange(0, 10**6, 997).reshape(2, -1)
+    inv_freq, _ = rope_frequencies(32, scaling={"rope_type": "linear", "factor": 2.0})
+    for layout in ("half", "interleaved"):
+        wide = rope_cos_sin(ids, inv_freq, attention_factor=1.5, layout=layout)
+        narrow = rope_cos_sin(ids, inv_freq, attention_factor=1.5, layout=layout, dtype=dtype_name)
+        for got, values in zip(narrow, wide, strict=True):
+            once = np.empty(values.shape, dtype=dtype)
+            store_rounded(once, values)
+            assert got.dtype == dtype and got.shape == (*ids.shape, 32)
+            np.testing.assert_array_equal(got, once)
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: apply_rotary(np.ones((2, 8)), np.ones((2, 8)), np.ones((2, 6))), ValueError, "same shape"),
+        (lambda: apply_rotary(np.ones((2, 8)), np.ones((2, 10)), np.ones((2, 10))), ValueError, "<= dim"),
+        (lambda: apply_rotary(np.ones((2, 8)), np.ones((2, 7)), np.ones((2, 7))), ValueError, "even"),
+        (lambda: apply_rotary(np.ones((2, 8)), np.ones((3, 8)), np.ones((3, 8))), ValueError, "cos of shape"),
+        (lambda: apply_rotary(np.ones((2, 8)), np.ones((2, 8), int), np.ones((2, 8), int)), TypeError, "float"),
+        (lambda: apply_rotary(np.ones((2, 8)), np.ones(8), np.ones(8)), ValueError, "at least 2 axes"),
+        (lambda: apply_rotary(np.ones((2, 8)), np.ones((2, 8)), np.ones((2, 8)), layout="x"), ValueError, "layout"),
+        (lambda: rope_cos_sin([0, 1], np.ones(2), dtype="int8"), ValueError, "dtype"),
+        (lambda: rope(np.ones((2, 8)), [[0, 1], [2]]), ValueError, "positions must be a rectangular array"),
+        (lambda: rope([[1.0, 2.0], [3.0]], [0, 1]), ValueError, "x must be a rectangular array"),
+    ],
+)
+def test_apply_rotary_bad_input_is_named(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+# --- scores for a decoding step ------------------------------------------------------
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+def test_rope_scores_put_the_queries_at_the_end_of_the_keys(layout, rng):
+    keys = rng.normal(size=(2, 3, 50, 16))
+    queries_all = rng.normal(size=(2, 3, 50, 16))
+    full = rope_scores(queries_all, keys, layout=layout, rotary_dim=12)
+    expected = rope(queries_all, np.arange(50), layout=layout, rotary_dim=12) @ np.swapaxes(
+        rope(keys, np.arange(50), layout=layout, rotary_dim=12), -1, -2
+    )
+    np.testing.assert_array_equal(full, expected)
+    for n_queries in (1, 6):
+        step = rope_scores(queries_all[..., -n_queries:, :], keys, layout=layout, rotary_dim=12)
+        assert step.shape == (2, 3, n_queries, 50)
+        np.testing.assert_allclose(step, full[..., -n_queries:, :], rtol=0, atol=1e-12)
+
+
+def test_rope_scores_of_one_query_are_the_relative_scores(rng):
+    q, k = rng.normal(size=(2, 32))
+    keys = np.tile(k, (40, 1))
+    step = rope_scores(q[None, :], keys)[0]  # the query at position 39, keys at 0..39
+    np.testing.assert_allclose(step, rope_relative_scores(q, k, np.arange(40) - 39), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: rope_scores(np.ones((5, 8)), np.ones((4, 8))), ValueError, "must not outnumber the keys"),
+        (lambda: rope_scores(np.ones((1, 8)), np.ones((4, 6))), ValueError, "same dim"),
+        (lambda: rope_scores(np.ones((2, 1, 8)), np.ones((3, 4, 8))), ValueError, "broadcast"),
+        (lambda: rope_scores(np.ones(8), np.ones((4, 8))), ValueError, "queries must have shape"),
+        (lambda: rope_scores(np.ones((1, 8)), np.ones((4, 8)), layout="x"), ValueError, "layout"),
+    ],
+)
+def test_rope_scores_bad_input_is_named(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+def test_the_position_shapes_on_the_api_page_are_the_ones_rope_accepts(rng):
+    """docs/api.md's table of accepted shapes, read and tried: every row is accepted with its meaning."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    lines = page.split("(api-rope-shapes)=")[1].splitlines()[:40]
+    rows = [line for line in lines if line.startswith("| ") and "---" not in line][1:]  # without the header
+    sizes = {"batch": 2, "heads": 3, "n": 5, "dim": 8, "1": 1}
+    assert len(rows) == 3
+    for row in rows:
+        positions_cell, x_cell = row.split("|")[1:3]
+        positions_shape = tuple(
+            sizes[s.strip()] for s in re.findall(r"`\(([^`]*)\)`", positions_cell)[-1].split(",") if s.strip()
+        )
+        if "any" in x_cell:
+            x_shape = (2, 3, 5, 8)
+        else:
+            dims = re.findall(r"`\(([^`]*)\)`", x_cell)[0].replace("...", "batch, heads").split(",")
+            x_shape = tuple(sizes[s.strip()] for s in dims)
+        x = rng.normal(size=x_shape)
+        positions = rng.integers(0, 100, size=positions_shape)
+        out = rope(x, positions)
+        full = np.broadcast_to(positions[:, None, :] if positions.ndim == 2 else positions, x_shape[:-1])
+        for index in np.ndindex(*x_shape[:-2]):
+            np.testing.assert_array_equal(out[index], rope(x[index], full[index]))

@@ -320,3 +320,57 @@ def test_xpos_without_scale_is_rope(rng):
 def test_bad_input_is_named(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+def test_mrope_with_batch_position_ids_turns_every_head_of_its_sequence(rng):
+    """(3, batch, n) as Qwen2-VL passes them, for x of shape (batch, heads, n, dim)."""
+    x = rng.normal(size=(2, 3, 10, 16))
+    ids = rng.integers(0, 40, size=(3, 2, 10))
+    out = mrope(x, ids, [2, 3, 3])
+    for b in range(2):
+        for h in range(3):
+            np.testing.assert_array_equal(out[b, h], mrope(x[b, h], ids[:, b], [2, 3, 3]))
+    np.testing.assert_array_equal(out, mrope(x, ids[:, :, None, :], [2, 3, 3]))
+    with pytest.raises(ValueError, match=r"\(3, batch, n\)"):
+        mrope(x, ids[:2], [2, 3, 3])
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_mrope_positions_of_a_padded_batch(side):
+    sequences = [[2, (1, 2, 3), 2], [4], [(2, 2, 2)]]
+    lengths = [10, 4, 8]
+    width = 12
+    mask = np.zeros((3, width), dtype=int)
+    for row, length in enumerate(lengths):
+        if side == "left":
+            mask[row, width - length :] = 1
+        else:
+            mask[row, :length] = 1
+    positions = mrope_positions(sequences, attention_mask=mask)
+    assert positions.shape == (3, 3, width) and positions.dtype == np.int64
+    for row, sequence in enumerate(sequences):
+        np.testing.assert_array_equal(positions[:, row, mask[row] == 1], mrope_positions(sequence))
+        assert np.all(positions[:, row, mask[row] == 0] == 0)  # padding: 0, as transformers 5.x
+    np.testing.assert_array_equal(mrope_positions(sequences, attention_mask=mask.astype(bool)), positions)
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: mrope_positions([[3]], attention_mask=[[1, 1]]), ValueError, r"segments\[0\] has 3 tokens.*2 ones"),
+        (lambda: mrope_positions([[2], [2]], attention_mask=[[1, 1]]), ValueError, "one sequence of segments per row"),
+        (lambda: mrope_positions([[2]], attention_mask=[[1, 2]]), ValueError, "attention_mask must hold only 0"),
+        (lambda: mrope_positions([[2]], attention_mask=[1, 1]), ValueError, r"\(batch, length\)"),
+        (
+            lambda: mrope_positions([[2]], attention_mask=[[1, 1], [1]]),
+            ValueError,
+            "attention_mask must be a rectangular",
+        ),
+        (lambda: mrope_positions([[True]], attention_mask=[[1]]), TypeError, r"segments\[0\]\[0\]"),
+        (lambda: mrope_positions([10**12]), ValueError, r"segments with 1000000000000 tokens.*more than"),
+        (lambda: mrope_positions([(1, 10**6, 10**6)]), ValueError, "more than"),
+    ],
+)
+def test_mrope_positions_batch_bad_input_is_named(call, error, words):
+    with pytest.raises(error, match=words):
+        call()

@@ -4,10 +4,10 @@ import math
 
 import numpy as np
 import pytest
+from bench import seed_formula
 from conftest import exact_sin_cos, peak_of
 
 from posenc_math import frequencies, sinusoidal, timing_signal, wavelengths
-from posenc_math.bench import seed_formula
 
 
 @pytest.mark.parametrize("spacing", ["paper", "tensor2tensor"])

@@ -114,7 +114,7 @@ def test_decay_witness_notices_a_halved_bound(monkeypatch):
 
 
 def test_decay_evidence_notices_a_score_that_ignores_the_offset(monkeypatch):
-    rope_encodings = importlib.import_module("posenc_math.encodings.rope")  # the module, not the function
+    rope_encodings = importlib.import_module("posenc_math.encodings.rope_analysis")  # the module, not the function
 
     fact = next(step for step in get("rope-long-term-decay").steps if isinstance(step, Fact))
     assert fact.decide().proved

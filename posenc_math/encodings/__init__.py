@@ -10,17 +10,17 @@ from .learned import (
     principal_components,
 )
 from .relative import relative_positions, shaw_clip, t5_bucket
-from .relative_attention import deberta_relative_index, deberta_scores, transformer_xl_scores
-from .rope import (
-    extension_frequencies,
-    interleaved_to_half,
-    ntk_aware_base,
-    rope,
-    rope_cos_sin,
-    rope_decay_bound,
-    rope_frequencies,
-    rope_relative_scores,
+from .relative_attention import (
+    deberta_bucket_regions,
+    deberta_log_bucket,
+    deberta_relative_index,
+    deberta_scores,
+    transformer_xl_scores,
 )
+from .rope import apply_rotary, interleaved_to_half, rope, rope_cos_sin
+from .rope_analysis import rope_decay_bound, rope_relative_scores, rope_scores
+from .rope_config import RopeLayer, rope_from_config, rope_layers
+from .rope_scaling import extension_frequencies, ntk_aware_base, rope_frequencies, yarn_ramp
 from .rope_variants import (
     axial_positions,
     axial_rope,
@@ -34,14 +34,18 @@ from .sinusoidal import frequencies, sinusoidal, timing_signal, wavelengths
 from .translation import translation_matrix
 
 __all__ = [
+    "RopeLayer",
     "alibi_bias",
     "alibi_key_bias",
     "alibi_slopes",
+    "apply_rotary",
     "axial_positions",
     "axial_rope",
     "binary",
     "causal_mask",
     "cosine_similarity_matrix",
+    "deberta_bucket_regions",
+    "deberta_log_bucket",
     "deberta_relative_index",
     "deberta_scores",
     "dot_product_attention",
@@ -60,7 +64,10 @@ __all__ = [
     "rope_cos_sin",
     "rope_decay_bound",
     "rope_frequencies",
+    "rope_from_config",
+    "rope_layers",
     "rope_relative_scores",
+    "rope_scores",
     "shaw_clip",
     "sinusoidal",
     "softmax",
@@ -71,4 +78,5 @@ __all__ = [
     "wavelengths",
     "xpos",
     "xpos_scales",
+    "yarn_ramp",
 ]

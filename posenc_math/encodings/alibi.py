@@ -12,16 +12,19 @@ Slopes, for ``n`` heads:
   slopes of ``c`` heads, then the first ``n - c`` of every other slope of
   ``2 c`` heads (``2 ** (-8 (2k - 1) / (2 c))``, ``k = 1, 2, ...``).  This is
   the rule of the paper's code and of BLOOM's ``build_alibi_tensor``.  MPT's
-  ``build_mpt_alibi_tensor`` starts from the next power of two above ``n``
-  and takes its odd-numbered slopes first, which gives the same slopes in
-  the same order.
+  ``build_mpt_alibi_tensor`` starts from the ``n'`` slopes of the next power
+  of two ``n' > n`` and takes its even-numbered slopes first (``h = 2, 4,
+  ...``, the code's ``slopes[1::2]``, which are the slopes of ``n' / 2 = c``
+  heads), then its odd-numbered ones, and keeps the first ``n``: the same
+  slopes in the same order.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
 
-from .._validate import check_float_dtype, check_int, check_table_fits
+from .._validate import as_array, check_float_dtype, check_int, check_table_fits
 from ._phase import store_rounded
 
 __all__ = ["alibi_bias", "alibi_key_bias", "alibi_slopes", "causal_mask", "softmax"]
@@ -41,7 +44,7 @@ def _rounded(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
     return out
 
 
-def alibi_slopes(n_heads, *, dtype="float64") -> np.ndarray:
+def alibi_slopes(n_heads: int, *, dtype: DTypeLike = "float64") -> np.ndarray:
     """The ALiBi slope of each head.
 
     Parameters
@@ -84,23 +87,38 @@ def alibi_slopes(n_heads, *, dtype="float64") -> np.ndarray:
     return _rounded(slopes, dtype)
 
 
-def _check_sizes(n_heads, n_positions, dtype, *, square: bool) -> tuple[int, int, np.dtype]:
-    """Validate the sizes and check the peak memory before any work."""
+def _check_sizes(
+    n_heads: object, n_positions: object, dtype: object, *, square: bool, n_queries: object = None
+) -> tuple[int, int, int, np.dtype]:
+    """Validate the sizes and check the peak memory before any work; return them and the dtype."""
     n_heads = check_int("n_heads", n_heads, minimum=1)
     n_positions = check_int("n_positions", n_positions, minimum=1)
+    queries = n_positions if n_queries is None else check_int("n_queries", n_queries, minimum=1)
+    if queries > n_positions:
+        raise ValueError(
+            f"n_queries must be <= n_positions = {n_positions} (the queries are the last positions), got {queries}"
+        )
     dtype = check_float_dtype(dtype)
-    what = f"n_heads={n_heads}, n_positions={n_positions}, dtype={dtype.name}"
+    what = f"n_heads={n_heads}, n_positions={n_positions}, n_queries={queries}, dtype={dtype.name}"
     if square:
         # the offsets (float64) and the causal mask, plus a float64 head and
         # the rounding's temporaries for a narrower format
-        extra = 9 * n_positions**2 + (0 if dtype == np.float64 else 24 * n_positions**2)
-        check_table_fits((n_heads, n_positions, n_positions), dtype.itemsize, what, extra_bytes=extra)
+        pairs = queries * n_positions
+        extra = 9 * pairs + (0 if dtype == np.float64 else 24 * pairs)
+        check_table_fits((n_heads, queries, n_positions), dtype.itemsize, what, extra_bytes=extra)
     else:
         check_table_fits((n_heads, 1, n_positions), dtype.itemsize + 24, what)
-    return n_heads, n_positions, dtype
+    return n_heads, n_positions, queries, dtype
 
 
-def alibi_bias(n_heads, n_positions, *, causal=True, dtype="float64") -> np.ndarray:
+def alibi_bias(
+    n_heads: int,
+    n_positions: int,
+    *,
+    causal: bool = True,
+    dtype: DTypeLike = "float64",
+    n_queries: int | None = None,
+) -> np.ndarray:
     """The bias ALiBi adds to the attention scores of each head.
 
     Parameters
@@ -108,7 +126,8 @@ def alibi_bias(n_heads, n_positions, *, causal=True, dtype="float64") -> np.ndar
     n_heads : int
         Number of heads, >= 1.
     n_positions : int
-        Sequence length, >= 1 (queries and keys are the same positions).
+        Sequence length, >= 1: the keys ``0 .. n_positions - 1`` (and the
+        queries, unless ``n_queries`` says otherwise).
     causal : bool, default True
         True: entry ``[h, i, j] = -m_h (i - j)`` for keys ``j <= i`` and
         ``-inf`` for ``j > i``, so the causal mask is part of the bias (the
@@ -118,13 +137,18 @@ def alibi_bias(n_heads, n_positions, *, causal=True, dtype="float64") -> np.ndar
     dtype : {"float64", "float32", "float16", "bfloat16"}, default "float64"
         Number format: the float64 bias (each entry one product of a slope
         and an exact integer offset) rounded once.
+    n_queries : int, optional
+        Only the last ``n_queries`` positions are queries (``i = n_positions
+        - n_queries .. n_positions - 1``), as when decoding with a cache of
+        keys: the result is the last ``n_queries`` rows of the square bias.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n_heads, n_positions, n_positions)``, of ``dtype``; the
-        diagonal is 0.  The peak memory (checked before any work) is the
-        output plus about ``9 n_positions**2`` bytes.
+        Shape ``(n_heads, n_queries, n_positions)`` (``n_queries`` defaults
+        to ``n_positions``), of ``dtype``; the diagonal ``j = i`` is 0.  The
+        peak memory (checked before any work) is the output plus about
+        ``9 n_queries n_positions`` bytes.
 
     Examples
     --------
@@ -136,19 +160,22 @@ def alibi_bias(n_heads, n_positions, *, causal=True, dtype="float64") -> np.ndar
     array([[ 0.    , -0.0625, -0.125 ],
            [-0.0625,  0.    , -0.0625],
            [-0.125 , -0.0625,  0.    ]])
+    >>> alibi_bias(1, 3, n_queries=1)[0]  # the newest token against the cache
+    array([[-0.0078125 , -0.00390625,  0.        ]])
     """
     if not isinstance(causal, (bool, np.bool_)):
         raise TypeError(f"causal must be True or False, got {causal!r}")
-    n_heads, n_positions, dtype = _check_sizes(n_heads, n_positions, dtype, square=True)
-    positions = np.arange(n_positions, dtype=np.float64)
-    offset = positions[None, :] - positions[:, None]  # j - i, exact integers
+    n_heads, n_positions, n_queries, dtype = _check_sizes(n_heads, n_positions, dtype, square=True, n_queries=n_queries)
+    keys = np.arange(n_positions, dtype=np.float64)
+    queries = keys[n_positions - n_queries :]
+    offset = keys[None, :] - queries[:, None]  # j - i, exact integers
     mask = offset > 0 if causal else None
     if not causal:
         np.abs(offset, out=offset)
         np.negative(offset, out=offset)
         offset += 0.0  # -0.0 on the diagonal becomes +0.0
-    out = np.empty((n_heads, n_positions, n_positions), dtype=dtype)
-    scratch = None if dtype == np.float64 else np.empty((n_positions, n_positions))
+    out = np.empty((n_heads, n_queries, n_positions), dtype=dtype)
+    scratch = None if dtype == np.float64 else np.empty((n_queries, n_positions))
     for head, slope in enumerate(alibi_slopes(n_heads)):
         target = out[head] if scratch is None else scratch
         np.multiply(offset, slope, out=target)  # -m (i - j), +0.0 on the diagonal
@@ -159,7 +186,7 @@ def alibi_bias(n_heads, n_positions, *, causal=True, dtype="float64") -> np.ndar
     return out
 
 
-def alibi_key_bias(n_heads, n_positions, *, dtype="float64") -> np.ndarray:
+def alibi_key_bias(n_heads: int, n_positions: int, *, dtype: DTypeLike = "float64") -> np.ndarray:
     """ALiBi as BLOOM computes it: a bias ``m_h j`` on the key position only.
 
     Every query row gets the same bias ``m_h j``, which differs from
@@ -188,12 +215,12 @@ def alibi_key_bias(n_heads, n_positions, *, dtype="float64") -> np.ndarray:
     array([[0.        , 0.0625    , 0.125     , 0.1875    ],
            [0.        , 0.00390625, 0.0078125 , 0.01171875]])
     """
-    n_heads, n_positions, dtype = _check_sizes(n_heads, n_positions, dtype, square=False)
+    n_heads, n_positions, _, dtype = _check_sizes(n_heads, n_positions, dtype, square=False)
     positions = np.arange(n_positions, dtype=np.float64)
     return _rounded(alibi_slopes(n_heads)[:, None, None] * positions[None, None, :], dtype)
 
 
-def causal_mask(n_positions) -> np.ndarray:
+def causal_mask(n_positions: int) -> np.ndarray:
     """The additive causal mask: 0 where key ``j <= i``, ``-inf`` above the diagonal.
 
     Parameters
@@ -220,7 +247,7 @@ def causal_mask(n_positions) -> np.ndarray:
     return mask
 
 
-def softmax(scores, axis=-1) -> np.ndarray:
+def softmax(scores: ArrayLike, axis: int = -1) -> np.ndarray:
     """Softmax along ``axis``, with ``-inf`` entries (masked keys) given weight 0.
 
     The maximum of each slice is subtracted first, which changes nothing
@@ -247,12 +274,19 @@ def softmax(scores, axis=-1) -> np.ndarray:
     >>> np.allclose(softmax([1.0, 2.0, 3.0]), softmax([101.0, 102.0, 103.0]))
     True
     """
-    values = np.asarray(scores)
+    values = as_array("scores", scores)
     if values.dtype == np.bool_ or values.dtype.kind not in "iuf":
         raise TypeError(f"scores must be real numbers, got dtype {values.dtype}")
+    # the float64 copy, the shifted scores, the weights, and the checks' masks
+    check_table_fits(values.shape, 8, f"scores of shape {values.shape}", extra_bytes=18 * values.size)
     values = values.astype(np.float64)
     if values.ndim == 0:
         raise ValueError("scores must have at least one axis")
+    axis = check_int("axis", axis)
+    if not -values.ndim <= axis < values.ndim:
+        raise ValueError(
+            f"axis must be in -{values.ndim} .. {values.ndim - 1} (scores has {values.ndim} axes), got {axis}"
+        )
     if np.isnan(values).any() or np.isposinf(values).any():
         raise ValueError("scores must not contain NaN or +inf (use -inf to mask an entry)")
     largest = values.max(axis=axis, keepdims=True)

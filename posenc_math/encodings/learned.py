@@ -15,7 +15,15 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validate import check_int, check_real, check_table, check_table_fits, is_integer_array
+from .._validate import (
+    as_array,
+    check_int,
+    check_real,
+    check_real_array,
+    check_table,
+    check_table_fits,
+    is_integer_array,
+)
 
 __all__ = [
     "cosine_similarity_matrix",
@@ -119,13 +127,19 @@ def embedding_lookup(table: ArrayLike, ids: ArrayLike) -> np.ndarray:
     ...
     ValueError: ids must be in 0 .. 3 (the table has 4 rows); got 4
     """
-    table = np.asarray(table)
+    table = as_array("table", table)
     if table.ndim != 2 or table.shape[0] == 0:
         raise ValueError(f"table must be a 2-D array (n_rows, dim) with n_rows >= 1, got shape {table.shape}")
-    ids_array = np.asarray(ids)
+    ids_array = as_array("ids", ids)
     empty_list = ids_array.size == 0 and ids_array.dtype == np.float64
     if not (is_integer_array(ids_array) or empty_list):
         raise TypeError(f"ids must be integers, got {type(ids).__name__} of dtype {ids_array.dtype}")
+    check_table_fits(
+        (*ids_array.shape, table.shape[1]),
+        table.dtype.itemsize,
+        f"ids of shape {ids_array.shape}",
+        extra_bytes=10 * ids_array.size,
+    )
     ids_array = ids_array.astype(np.int64)
     n_rows = table.shape[0]
     if ids_array.size:
@@ -169,6 +183,7 @@ def cosine_similarity_matrix(table: ArrayLike) -> np.ndarray:
            [0.7071, 1.    ]])
     """
     table = check_table("table", table, finite=True, axes="(rows, dim)")
+    check_table_fits((table.shape[0], table.shape[0]), 8, f"table of shape {table.shape}", extra_bytes=2 * table.nbytes)
     largest = np.abs(table).max(axis=1)
     if (largest == 0.0).any():
         row = int(np.flatnonzero(largest == 0.0)[0])
@@ -264,9 +279,26 @@ def dot_product_attention(queries: ArrayLike, keys: ArrayLike, values: ArrayLike
     >>> bool(np.allclose(out, dot_product_attention(x, x, x)[order]))
     True
     """
+    raw = [as_array(name, value) for name, value in (("queries", queries), ("keys", keys), ("values", values))]
+    if all(array.ndim >= 2 for array in raw):  # before any conversion: the float64 copies, the scores
+        try:
+            lead = np.broadcast_shapes(*(array.shape[:-2] for array in raw))
+        except ValueError:
+            raise ValueError(
+                f"the leading axes of queries {raw[0].shape[:-2]}, keys {raw[1].shape[:-2]} and values "
+                f"{raw[2].shape[:-2]} must broadcast together"
+            ) from None
+        n_scores = int(np.prod(lead, dtype=np.int64)) * raw[0].shape[-2] * raw[1].shape[-2]
+        check_table_fits(
+            (*lead, raw[0].shape[-2], raw[1].shape[-2]),
+            8,
+            f"queries {raw[0].shape} and keys {raw[1].shape}",
+            extra_bytes=16 * n_scores + 9 * sum(array.size for array in raw),
+        )
+    queries, keys, values = raw
     arrays = []
     for name, value in (("queries", queries), ("keys", keys), ("values", values)):
-        value = np.asarray(value, dtype=np.float64)
+        value = check_real_array(name, value, finite=False)
         if value.ndim < 2 or 0 in value.shape[-2:]:
             raise ValueError(f"{name} must have shape (..., n, d) with n, d >= 1, got {value.shape}")
         if not np.isfinite(value).all():

@@ -25,21 +25,23 @@ from typing import overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validate import check_int, check_table_fits, is_integer_array
+from .._validate import as_array, check_int, check_table_fits, is_integer_array
 
 __all__ = ["relative_positions", "shaw_clip", "t5_bucket"]
 
 
-def _integer_offsets(relative_position: ArrayLike) -> tuple[np.ndarray, bool]:
+def _integer_offsets(
+    name: str, relative_position: ArrayLike, meaning: str = "key position - query position"
+) -> tuple[np.ndarray, bool]:
     """Return the offsets as an int64 array and whether the input was a scalar."""
-    offsets = np.asarray(relative_position)
+    offsets = as_array(name, relative_position)
     if not is_integer_array(offsets):
-        raise TypeError(
-            "relative_position must be an integer or an array of integers "
-            f"(key position - query position), got dtype {offsets.dtype}"
-        )
+        kind = "booleans" if offsets.dtype == np.bool_ else f"dtype {offsets.dtype}"
+        raise TypeError(f"{name} must be an integer or an array of integers ({meaning}), got {kind}")
     if offsets.dtype.kind == "u" and offsets.size and offsets.max() > np.iinfo(np.int64).max:
-        raise ValueError("relative_position values must fit in int64")
+        raise ValueError(f"{name} values must fit in int64")
+    # the int64 copy, the result and a few int64/float32 temporaries of the input's size
+    check_table_fits(offsets.shape, 48, f"{name} of shape {offsets.shape}")
     return offsets.astype(np.int64), offsets.ndim == 0
 
 
@@ -47,21 +49,27 @@ def _same_kind(values: np.ndarray, scalar: bool) -> np.ndarray | int:
     return int(values) if scalar else values
 
 
-def relative_positions(n_queries: int, n_keys: int | None = None) -> np.ndarray:
+def relative_positions(n_queries: int, n_keys: int | None = None, *, queries_at_end: bool = False) -> np.ndarray:
     """The matrix of offsets ``key - query`` that relative schemes look up.
 
     Parameters
     ----------
     n_queries : int
-        Number of query positions ``0 .. n_queries - 1``, >= 1.
+        Number of query positions, >= 1: ``0 .. n_queries - 1``, or the last
+        ``n_queries`` key positions with ``queries_at_end``.
     n_keys : int, optional
         Number of key positions ``0 .. n_keys - 1``, >= 1; defaults to
         ``n_queries`` (self-attention).
+    queries_at_end : bool, default False
+        The queries are the last ``n_queries`` of the ``n_keys`` positions,
+        as when decoding with a cache of keys (T5's ``compute_bias`` with a
+        ``cache_position``, or the last rows of its square bias).
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(n_queries, n_keys)``, int64, entry ``[i, j] = j - i``.
+        Shape ``(n_queries, n_keys)``, int64, entry ``[i, j] = j - q_i`` with
+        ``q_i = i`` (or ``n_keys - n_queries + i``).
 
     Examples
     --------
@@ -69,11 +77,21 @@ def relative_positions(n_queries: int, n_keys: int | None = None) -> np.ndarray:
     array([[ 0,  1,  2],
            [-1,  0,  1],
            [-2, -1,  0]])
+    >>> relative_positions(1, 4, queries_at_end=True)  # one new token, three cached ones
+    array([[-3, -2, -1,  0]])
     """
     n_queries = check_int("n_queries", n_queries, minimum=1)
     n_keys = n_queries if n_keys is None else check_int("n_keys", n_keys, minimum=1)
+    if not isinstance(queries_at_end, (bool, np.bool_)):
+        raise TypeError(f"queries_at_end must be True or False, got {queries_at_end!r}")
+    if queries_at_end and n_queries > n_keys:
+        raise ValueError(
+            f"n_queries must be <= n_keys = {n_keys} when the queries are the last positions, got {n_queries}"
+        )
     check_table_fits((n_queries, n_keys), 8, f"n_queries={n_queries}, n_keys={n_keys}")
-    return np.arange(n_keys, dtype=np.int64)[None, :] - np.arange(n_queries, dtype=np.int64)[:, None]
+    first = n_keys - n_queries if queries_at_end else 0
+    queries = np.arange(first, first + n_queries, dtype=np.int64)
+    return np.arange(n_keys, dtype=np.int64)[None, :] - queries[:, None]
 
 
 @overload
@@ -113,7 +131,7 @@ def shaw_clip(relative_position: ArrayLike, max_distance: int) -> np.ndarray | i
     >>> shaw_clip(-7, 4) + 4  # row of the 9-row embedding table
     0
     """
-    offsets, scalar = _integer_offsets(relative_position)
+    offsets, scalar = _integer_offsets("relative_position", relative_position)
     max_distance = check_int("max_distance", max_distance, minimum=0)
     return _same_kind(np.clip(offsets, -max_distance, max_distance), scalar)
 
@@ -188,7 +206,7 @@ def t5_bucket(
     >>> t5_bucket([5, 0, -5, -40], bidirectional=False)
     array([ 0,  0,  5, 23])
     """
-    offsets, scalar = _integer_offsets(relative_position)
+    offsets, scalar = _integer_offsets("relative_position", relative_position)
     if not isinstance(bidirectional, (bool, np.bool_)):
         raise TypeError(f"bidirectional must be True or False, got {bidirectional!r}")
     num_buckets = check_int("num_buckets", num_buckets, minimum=4 if bidirectional else 2)

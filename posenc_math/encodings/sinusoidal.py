@@ -21,6 +21,7 @@ is appended (``odd="pad"``, the tensor2tensor and fairseq convention).
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from .._validate import (
     MAX_POSITION,
@@ -59,7 +60,7 @@ def _exact_frequencies(dim, base, spacing, *, first=0, stop=None):
     return exact_frequencies(n_pairs, base, _spacing_denominator(n_pairs, spacing), first=first, stop=stop)
 
 
-def frequencies(dim, *, base=10000.0, spacing="paper") -> np.ndarray:
+def frequencies(dim: int, *, base: float = 10000.0, spacing: str = "paper") -> np.ndarray:
     """Angular frequencies of the ``dim // 2`` sine/cosine pairs.
 
     Parameters
@@ -94,7 +95,7 @@ def frequencies(dim, *, base=10000.0, spacing="paper") -> np.ndarray:
     return _exact_frequencies(dim, base, spacing)[0].copy()
 
 
-def wavelengths(dim, *, base=10000.0, spacing="paper") -> np.ndarray:
+def wavelengths(dim: int, *, base: float = 10000.0, spacing: str = "paper") -> np.ndarray:
     """Wavelengths ``2 pi / w_i`` of the pairs, in positions.
 
     Parameters are those of :func:`frequencies`.
@@ -137,15 +138,15 @@ def _table(n_positions, width, n_pairs, frequencies_of, *, start, layout, dtype,
 
 
 def sinusoidal(
-    n_positions,
-    dim,
+    n_positions: int,
+    dim: int,
     *,
-    base=10000.0,
-    layout="interleaved",
-    spacing="paper",
-    start=0,
-    odd="error",
-    dtype="float64",
+    base: float = 10000.0,
+    layout: str = "interleaved",
+    spacing: str = "paper",
+    start: int = 0,
+    odd: str = "error",
+    dtype: DTypeLike = "float64",
 ) -> np.ndarray:
     """The sinusoidal position table, one row per position.
 
@@ -243,7 +244,13 @@ def sinusoidal(
 
 
 def timing_signal(
-    length, channels, min_timescale=1.0, max_timescale=1.0e4, start_index=0, *, dtype="float64"
+    length: int,
+    channels: int,
+    min_timescale: float = 1.0,
+    max_timescale: float = 1.0e4,
+    start_index: int = 0,
+    *,
+    dtype: DTypeLike = "float64",
 ) -> np.ndarray:
     """tensor2tensor's ``get_timing_signal_1d``, argument for argument.
 

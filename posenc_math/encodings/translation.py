@@ -11,7 +11,9 @@ from .sinusoidal import LAYOUTS, _exact_frequencies
 __all__ = ["translation_matrix"]
 
 
-def translation_matrix(k, dim, *, base=10000.0, layout="interleaved", spacing="paper"):
+def translation_matrix(
+    k: float, dim: int, *, base: float = 10000.0, layout: str = "interleaved", spacing: str = "paper"
+) -> np.ndarray:
     """The matrix ``T`` with ``sinusoidal(...)[t + k] == T @ sinusoidal(...)[t]``.
 
     Each sine/cosine pair with frequency ``w`` is turned by the 2 x 2 block

@@ -35,7 +35,7 @@ from .rope_variants import (
     rope_feature_map,
     xpos_decay,
 )
-from .rotation import dials_animation, rope_pair_rotation
+from .rotation import dials_animation, rope_pair_rotation, shift_hands
 from .sinusoid import bits_and_waves, clock_hands, offset_curve, table_panels, wavelength_plot
 from .tables import heatmap
 
@@ -69,6 +69,7 @@ __all__ = [
     "rope_pair_rotation",
     "rope_score_decay",
     "shaw_clipping_map",
+    "shift_hands",
     "similarity_matrices",
     "step_sizes",
     "t5_bucket_map",

@@ -16,7 +16,8 @@ from numpy.typing import ArrayLike
 from .._validate import check_int
 from ..encodings.alibi import alibi_bias, alibi_slopes
 from ..encodings.relative import relative_positions, shaw_clip, t5_bucket
-from ..encodings.rope import extension_frequencies, rope_decay_bound, rope_relative_scores
+from ..encodings.rope_analysis import rope_decay_bound, rope_relative_scores
+from ..encodings.rope_scaling import extension_frequencies
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -189,7 +190,9 @@ def rope_score_decay(query: ArrayLike, key: ArrayLike, *, max_offset: int = 2000
     return figure
 
 
-def rope_mean_score_plot(dim=128, *, max_offset=2000, n_samples=2000, base=10000.0, seed=0):
+def rope_mean_score_plot(
+    dim: int = 128, *, max_offset: int = 2000, n_samples: int = 2000, base: float = 10000.0, seed: int = 0
+) -> Figure:
     """The RoPE score averaged over seeded random vectors against the offset.
 
     Two cases, from :func:`posenc_math.analysis.rope_mean_scores`: the key
@@ -235,7 +238,15 @@ def rope_mean_score_plot(dim=128, *, max_offset=2000, n_samples=2000, base=10000
     return figure
 
 
-def yarn_ramp_plot(dim, *, base, factor, original_max_position_embeddings, beta_fast=32, beta_slow=1):
+def yarn_ramp_plot(
+    dim: int,
+    *,
+    base: float,
+    factor: float,
+    original_max_position_embeddings: int,
+    beta_fast: float = 32,
+    beta_slow: float = 1,
+) -> Figure:
     """YaRN's ramp per pair: the exact ramp, and the one read off :func:`posenc_math.rope_frequencies`.
 
     The ramp read off the library is ``(1 - w'_j / w_j) / (1 - 1 / s)``
@@ -264,7 +275,7 @@ def yarn_ramp_plot(dim, *, base, factor, original_max_position_embeddings, beta_
     """
     import matplotlib.pyplot as plt
 
-    from ..encodings.rope import rope_frequencies
+    from ..encodings.rope_scaling import rope_frequencies
     from ..witnesses.context_extension import yarn_ramp_exact
 
     if not factor > 1:

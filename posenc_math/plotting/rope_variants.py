@@ -15,7 +15,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validate import check_int, check_real
-from ..encodings.rope import rope, rope_frequencies
+from ..encodings.rope import rope
+from ..encodings.rope_scaling import rope_frequencies
 from ..encodings.rope_variants import axial_positions, axial_rope, mrope, mrope_positions, xpos, xpos_scales
 
 if TYPE_CHECKING:

@@ -1,5 +1,6 @@
-"""Figures of turning: a RoPE pair rotating with position, and the sinusoid's
-dials animated as the position grows.
+"""Figures of turning: a shift of the position turning every dial by its own
+fixed angle, a RoPE pair rotating with position, and the sinusoid's dials
+animated as the position grows.
 
 Both helpers compute what they draw with the library's own functions
 (:func:`posenc_math.rope`, :func:`posenc_math.sinusoidal`), draw nothing
@@ -9,22 +10,130 @@ random, and are deterministic: the same arguments give the same bytes.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import check_int
 from ..encodings.rope import rope
-from ..encodings.sinusoidal import sinusoidal
+from ..encodings.sinusoidal import frequencies, sinusoidal
+from ..encodings.translation import translation_matrix
 from .sinusoid import dial_face
 
-__all__ = ["dials_animation", "rope_pair_rotation"]
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["dials_animation", "rope_pair_rotation", "shift_hands"]
+
+#: Colours of the hand before and after the shift (Okabe-Ito blue and vermillion).
+_BEFORE, _AFTER = "#0072B2", "#D55E00"
 
 
-def rope_pair_rotation(pair, frequencies, *, n_positions=12):
-    """One query pair ``(a, b)`` rotated by RoPE at positions ``0 .. n_positions - 1``.
+def shift_hands(
+    dim: int,
+    offset: int,
+    *,
+    positions: Sequence[int] = (1, 20),
+    base: float = 10000.0,
+    n_pairs: int | None = None,
+) -> Figure:
+    """Shifting the position by ``offset`` turns every dial by its own fixed angle.
+
+    One row of dials per starting position ``t`` in ``positions``, one dial
+    per sine/cosine pair ``i`` of :func:`posenc_math.sinusoidal`
+    ``(., dim, base=base)``.  On each dial the hand of pair ``i`` at
+    position ``t``, the point ``(sin t ω_i, cos t ω_i)`` (so the hands turn
+    clockwise from twelve o'clock as the position grows), and the same hand
+    after the shift, computed as :func:`posenc_math.translation_matrix`
+    ``(offset, dim)`` times the row of ``t``.  An arc marks the turn; the
+    label under each dial gives its angle ``ω_i * offset``, which is the
+    same in every row: it depends on the pair and the offset, not on ``t``.
+
+    Parameters
+    ----------
+    dim : int
+        Width of the table (even, at least 2).
+    offset : int
+        The shift ``k``.
+    positions : sequence of int, default (1, 20)
+        Starting positions ``t``, one row each (non-negative).
+    base : float, default 10000.0
+        The frequency base.
+    n_pairs : int, optional
+        Dials per row, the first ``n_pairs`` pairs (default: all, at most 4
+        so that a phone shows the labels).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Axes in row-major order: ``figure.axes[row * n_pairs + i]``.
+
+    Examples
+    --------
+    >>> figure = shift_hands(8, 3, positions=(1, 20), base=100.0)
+    >>> [axes.get_title() for axes in figure.axes[:2]]
+    ['pair 0', 'pair 1']
+    >>> figure.axes[0].get_xlabel(), figure.axes[4].get_xlabel()
+    ('turned 3 rad', 'turned 3 rad')
+    """
+    import matplotlib.pyplot as plt
+
+    dim = check_int("dim", dim, minimum=2)
+    if dim % 2:
+        raise ValueError(f"dim must be even (sine/cosine pairs), got {dim}")
+    offset = check_int("offset", offset)
+    starts = [check_int(f"positions[{row}]", start, minimum=0) for row, start in enumerate(positions)]
+    if not starts:
+        raise ValueError("positions must name at least one starting position")
+    n_pairs = min(dim // 2, 4) if n_pairs is None else check_int("n_pairs", n_pairs, minimum=1)
+    if n_pairs > dim // 2:
+        raise ValueError(f"n_pairs must be at most dim // 2 = {dim // 2}, got {n_pairs}")
+    table = sinusoidal(max(starts) + 1, dim, base=base)
+    shift = translation_matrix(offset, dim, base=base)
+    turns = frequencies(dim, base=base)[:n_pairs] * offset
+    circle = np.linspace(0.0, 2 * np.pi, 181)
+    figure, grid = plt.subplots(
+        len(starts), n_pairs, figsize=(6.4, 1.75 * len(starts) + 0.5), layout="constrained", squeeze=False
+    )
+    for row, start in enumerate(starts):
+        before = table[start]
+        after = shift @ before
+        for pair in range(n_pairs):
+            axes = grid[row, pair]
+            dial_face(axes, f"pair {pair}" if row == 0 else "", circle=circle, limit=1.15, linewidth=0.8)
+            turn = turns[pair]
+            start_angle = np.arctan2(before[2 * pair], before[2 * pair + 1])
+            arc = start_angle + np.linspace(0.0, turn, 60)
+            axes.plot(0.42 * np.sin(arc), 0.42 * np.cos(arc), color="0.3", linewidth=1.2)
+            for point, colour in ((before, _BEFORE), (after, _AFTER)):
+                axes.annotate(
+                    "",
+                    xy=(point[2 * pair], point[2 * pair + 1]),
+                    xytext=(0.0, 0.0),
+                    arrowprops={"arrowstyle": "-|>", "color": colour, "linewidth": 1.8, "mutation_scale": 11},
+                )
+            axes.set_xlabel(f"turned {turn:.2g} rad", fontsize=9)
+        grid[row, 0].set_ylabel(f"t = {start}", fontsize=10)
+    figure.legend(
+        handles=[
+            plt.Line2D([], [], color=_BEFORE, linewidth=2, label="hand at position t"),
+            plt.Line2D([], [], color=_AFTER, linewidth=2, label=f"at t + {offset}: T({offset}) times it"),
+        ],
+        loc="outside lower center",
+        ncols=2,
+        fontsize=9,
+        frameon=False,
+    )
+    return figure
+
+
+def rope_pair_rotation(pair: ArrayLike, frequencies: ArrayLike, *, n_positions: int = 12) -> Figure:
+    """One query pair ``(x1, x2)`` rotated by RoPE at positions ``0 .. n_positions - 1``.
 
     One panel per frequency: the pair at each position is a point on the
-    circle of radius ``|(a, b)|``, numbered by its position (every few
+    circle of radius ``|(x1, x2)|``, numbered by its position (every few
     positions where the points crowd), with the arrow
     of position 0 and of the last position. Each step turns the pair by the
     same angle, the frequency, in radians.
@@ -92,7 +201,15 @@ def rope_pair_rotation(pair, frequencies, *, n_positions=12):
     return figure
 
 
-def dials_animation(dim=8, *, n_positions=48, n_pairs=4, base=10000.0, interval_ms=250, dpi=72) -> bytes:
+def dials_animation(
+    dim: int = 8,
+    *,
+    n_positions: int = 48,
+    n_pairs: int = 4,
+    base: float = 10000.0,
+    interval_ms: int = 250,
+    dpi: int = 72,
+) -> bytes:
     """The hands of the first ``n_pairs`` sine/cosine dials turning, as a GIF.
 
     Frame ``p`` shows every pair ``(sin p ω_i, cos p ω_i)`` of row ``p`` of

@@ -149,7 +149,7 @@ def rope_relative() -> Theorem:
             "rope_relative_scores, vs the 40-digit pair formula; error / (|q||k|); d = 8, 64, 128, both layouts",
             numeric.rope_relative,
             1e-14,
-            licenses="posenc_math.encodings.rope",
+            licenses="posenc_math.encodings.rope_analysis",
         ),
         negative_control=Conclusion(whole.lhs, DOT(query, MatMul(ROPE(m_ - n_), key)), (m_, n_, P_)),
         scope="general",

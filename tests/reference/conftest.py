@@ -5,9 +5,11 @@ network: T5's bucket function, Llama's rotary embedding and
 ``rotate_half``, GPT-J's and RoFormer's interleaved rotations,
 ``ROPE_INIT_FUNCTIONS``, BLOOM's and MPT's ALiBi, the RoPE variants
 (longrope with Phi-3's rotary embedding, proportional, partial rotary,
-Qwen2-VL's M-RoPE, rotary-embedding-torch's axial RoPE and xPos), and the rows of the
+Qwen2-VL's M-RoPE, rotary-embedding-torch's axial RoPE and xPos), the rows of the
 conventions table (Marian, M2M100, RoFormer, rotary-embedding-torch,
-x-transformers).  They are not part of
+x-transformers), and rope_from_config on every model config under
+tests/data/configs (each family's config class, rotary module and attention
+modules, per layer).  They are not part of
 ``make test``: run them with
 
     pip install -e '.[reference]'

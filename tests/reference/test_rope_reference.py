@@ -187,3 +187,49 @@ def test_rope_init_functions(torch, transformers, dim, base, parameters, max_pos
     # transformers computes base ** (2j / dim) in float32
     assert np.allclose(ours, reference.double().numpy(), rtol=5e-7, atol=0)
     assert our_attention == pytest.approx(float(attention), rel=1e-15)
+
+
+@pytest.mark.parametrize("batch, heads", [(2, 3), (4, 4)])  # batch == heads: the shape that used to turn heads
+def test_batch_position_ids_as_llama_passes_them(torch, transformers, rng, batch, heads):
+    """position_ids (batch, n) through LlamaRotaryEmbedding and apply_rotary_pos_emb (unsqueeze_dim=1)
+    against rope(q, position_ids) and apply_rotary with transformers' own caches."""
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
+
+    from posenc_math import apply_rotary
+
+    dim, n = 64, 40
+    config = llama_config(transformers, dim, 10000.0, {"rope_type": "default"}, 4096)
+    rotary = LlamaRotaryEmbedding(config)
+    q = rng.normal(size=(batch, heads, n, dim)).astype(np.float32)
+    k = rng.normal(size=(batch, heads, n, dim)).astype(np.float32)
+    position_ids = rng.integers(0, 3000, size=(batch, n))
+    cos, sin = rotary(torch.from_numpy(q), torch.from_numpy(position_ids))  # (batch, n, dim), float32
+    q_ref, k_ref = apply_rotary_pos_emb(torch.from_numpy(q), torch.from_numpy(k), cos, sin)
+    # the same caches applied by apply_rotary: float64 arithmetic rounded once, within a float32 ulp or two
+    for x, reference in ((q, q_ref), (k, k_ref)):
+        assert np.allclose(apply_rotary(x, cos.numpy(), sin.numpy()), reference.numpy(), rtol=0, atol=2e-6)
+    # rope's exact angles: within float32's angle error (about position * 6e-8 rad)
+    assert np.allclose(rope(q, position_ids), q_ref.numpy(), rtol=0, atol=2e-3)
+    if batch == heads:  # the old reading, heads turned by the batch's ids, is far from it
+        per_head = np.broadcast_to(position_ids[None, :, :], (batch, heads, n))
+        assert not np.allclose(rope(q, per_head), q_ref.numpy(), rtol=0, atol=1e-2)
+
+
+def test_mrope_batch_position_ids_as_qwen2vl_passes_them(torch, transformers, rng):
+    """M-RoPE ids (3, batch, n): each sequence's ids for all its heads."""
+    from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLRotaryEmbedding, apply_rotary_pos_emb
+
+    from posenc_math import mrope
+
+    head_dim, sections, batch, heads, n = 32, [4, 6, 6], 2, 2, 12
+    config = transformers.Qwen2VLTextConfig(
+        hidden_size=head_dim * heads,
+        num_attention_heads=heads,
+        rope_parameters={"rope_type": "default", "rope_theta": 1e4, "mrope_section": sections},
+    )
+    rotary = Qwen2VLRotaryEmbedding(config)
+    ids = rng.integers(0, 50, size=(3, batch, n))
+    q = rng.normal(size=(batch, heads, n, head_dim))
+    cos, sin = rotary(torch.from_numpy(q), torch.from_numpy(ids))
+    q_ref, _ = apply_rotary_pos_emb(torch.from_numpy(q), torch.from_numpy(q), cos.double(), sin.double())
+    assert np.allclose(mrope(q, ids, sections), q_ref.numpy(), rtol=0, atol=2e-5)

@@ -230,3 +230,41 @@ def test_qwen2vl_get_rope_index(torch, transformers):
         stand_in, input_ids, mm_token_type_ids, image_grid_thw=torch.tensor(grids)
     )
     assert np.array_equal(mrope_positions(segments), position_ids[:, 0].numpy())
+
+
+def test_qwen2vl_get_rope_index_of_a_padded_batch(torch, transformers):
+    """mrope_positions(..., attention_mask=) against get_rope_index on a left- and a right-padded sequence."""
+    import types
+
+    from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLModel
+
+    merge = 2
+    stand_in = types.SimpleNamespace(
+        config=types.SimpleNamespace(vision_config=types.SimpleNamespace(spatial_merge_size=merge))
+    )
+    stand_in.get_vision_position_ids = types.MethodType(Qwen2VLModel.get_vision_position_ids, stand_in)
+    sequences = [[3, (1, 2, 2), 2], [2, (1, 1, 3), 4]]
+    width = 14
+    masks, types_rows, grids = [], [], []
+    for row, segments in enumerate(sequences):
+        kinds = []
+        for segment in segments:
+            if isinstance(segment, int):
+                kinds += [0] * segment
+            else:
+                kinds += [1] * int(np.prod(segment))
+                grids.append([segment[0], segment[1] * merge, segment[2] * merge])
+        pad = width - len(kinds)
+        left = row == 0
+        masks.append([0] * pad + [1] * len(kinds) if left else [1] * len(kinds) + [0] * pad)
+        types_rows.append([0] * pad + kinds if left else kinds + [0] * pad)
+    mask = torch.tensor(masks)
+    mm_token_type_ids = torch.tensor(types_rows)
+    position_ids, _ = Qwen2VLModel.get_rope_index(
+        stand_in,
+        torch.zeros_like(mm_token_type_ids),
+        mm_token_type_ids,
+        image_grid_thw=torch.tensor(grids),
+        attention_mask=mask,
+    )
+    np.testing.assert_array_equal(mrope_positions(sequences, attention_mask=mask.numpy()), position_ids.numpy())

@@ -317,13 +317,16 @@ class Visit:
     axe_violations: list[dict] | None = None
 
 
-def visit(context, url: str, *, axe_path: Path | None = None, timeout_ms: int = 30000) -> Visit:
+def visit(context, url: str, *, axe_path: Path | None = None, timeout_ms: int = 120_000) -> Visit:
     """Load ``url`` in a new tab of ``context``; wait for math; collect facts.
 
     Every request to anywhere but 127.0.0.1 is recorded in
     ``external_requests`` and aborted.  Local responses with status >= 400,
     failed local requests, console errors and uncaught page errors are
     recorded too.  With ``axe_path`` the page is also checked by axe-core.
+    The time limit is generous (two minutes per wait): it catches a page that
+    never settles, not a slow one; on a shared 2-core machine under a load of
+    10, pages took more than the 30 s it used to be.
     """
     record = Visit(url)
     page = context.new_page()

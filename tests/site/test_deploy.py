@@ -17,6 +17,19 @@ def test_read_the_docs_builds_with_make_html():
 def test_pages_workflow_builds_with_make_html():
     workflow = yaml.safe_load((sitekit.ROOT / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8"))
     steps = workflow["jobs"]["build"]["steps"]
-    assert [step.get("run") for step in steps if "run" in step] == ["make html"]
+    runs = [step["run"] for step in steps if "run" in step]
+    assert runs[-1].split() == ["make", "pdf", "make", "html"], "the PDF first, so that the site links it"
+    assert all(run.startswith(("make ", "sudo apt-get ")) for run in runs), runs
+    cache = [step for step in steps if step.get("uses", "").startswith("actions/cache")]
+    assert cache and cache[0]["with"]["path"] == "_build/.jupyter_cache", "MyST-NB's notebook cache is kept"
     upload = [step for step in steps if step.get("uses", "").startswith("actions/upload-pages-artifact")]
     assert upload and upload[0]["with"]["path"] == "_build/html"
+
+
+def test_upstream_workflow_tests_the_newest_releases_and_may_fail():
+    workflow = yaml.safe_load((sitekit.ROOT / ".github" / "workflows" / "upstream.yml").read_text(encoding="utf-8"))
+    job = workflow["jobs"]["newest-releases"]
+    assert job["continue-on-error"] is True
+    assert any("make test LOCKED=0" in step.get("run", "") for step in job["steps"])
+    triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads the key `on` as True
+    assert "schedule" in triggers

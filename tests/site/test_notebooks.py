@@ -13,8 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from posenc_math.sphinx_reader import NOTEBOOK_DIR, is_notebook
+from posenc_docs.reader import NOTEBOOK_DIR, is_notebook
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 NOTEBOOK_PAGES = sorted(page.stem for page in DOCS.glob("*.md") if is_notebook(page.read_text(encoding="utf-8")))

@@ -69,7 +69,7 @@ def test_noop_rebuild_changes_nothing(clean_build):
     The site under test is often an incremental build, so this checks the
     incremental path on purpose: Sphinx 9.0 used to write a no-op rebuild's
     ``searchindex.js`` without the index entries of the pages it did not
-    rewrite (posenc_math.sphinx_site makes every build write every page
+    rewrite (posenc_docs.site_html makes every build write every page
     and a fresh index)."""
     before = digests(clean_build)
     result = sitekit.build_site(clean_build.parent)

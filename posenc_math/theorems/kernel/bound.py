@@ -24,6 +24,9 @@ class TimeBoundExceeded(BaseException):
 
 _state = threading.local()
 
+#: CPU seconds between repeated alarms once a bound has run out (see :func:`_alarm`).
+_REFIRE_SECONDS = 0.01
+
 
 @contextmanager
 def _alarm(seconds: float):
@@ -31,7 +34,10 @@ def _alarm(seconds: float):
 
     def handler(signum, frame):
         if armed[0]:
-            armed[0] = False
+            # Fire again soon: the signal can land inside a finalizer or a weakref callback run by the
+            # garbage collector, where Python prints the exception and carries on ("Exception ignored in
+            # ..."); the next one lands in the decision itself.
+            signal.setitimer(signal.ITIMER_PROF, _REFIRE_SECONDS)
             raise TimeBoundExceeded
 
     old_handler = signal.signal(signal.SIGPROF, handler)
