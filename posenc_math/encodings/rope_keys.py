@@ -128,7 +128,7 @@ def _wavelength_change(before: RopeLayer, after: RopeLayer) -> str | None:
     pair = int(np.argmax(change))
     return (
         f"{changed} of {old.shape[0]} pairs turn at other speeds; most, pair {pair}: "
-        f"wavelength {old[pair]:.4g} → {new[pair]:.4g}"
+        f"wavelength {old[pair]:.4g} -> {new[pair]:.4g}"
     )
 
 
@@ -137,7 +137,7 @@ def _changes(before: RopeLayer, after: RopeLayer) -> list[str]:
     for name in _FIELDS:
         old, new = getattr(before, name), getattr(after, name)
         if old != new and not (isinstance(old, float) and isinstance(new, float) and np.isclose(old, new, rtol=1e-12)):
-            found.append(f"{name} {_format(old)} → {_format(new)}")
+            found.append(f"{name} {_format(old)} -> {_format(new)}")
     wavelengths = _wavelength_change(before, after)
     if wavelengths is not None:
         found.append(wavelengths)
@@ -167,7 +167,7 @@ def config_key_effects(config: Mapping[str, Any] | str | os.PathLike[str]) -> li
         ``value`` (short text), ``status`` (``"changes"``, ``"default"``:
         removing it changes nothing, or ``"required"``: the config cannot
         be read without it), ``layers`` (the changed layers as ranges),
-        ``n_layers_changed``, ``changes`` (``"base 10000 → 1e+06"``, ... for
+        ``n_layers_changed``, ``changes`` (``"base 10000 -> 1e+06"``, ... for
         the first changed layer; layers that change differently are grouped
         in ``groups``) and ``error`` (the message, for a required key).
 
@@ -177,7 +177,7 @@ def config_key_effects(config: Mapping[str, Any] | str | os.PathLike[str]) -> li
     ...           "rope_local_base_freq": 20000.0}
     >>> effect = config_key_effects(config)[1]
     >>> effect["key"], effect["status"], effect["layers"], effect["changes"][0]
-    ('rope_local_base_freq', 'changes', '0-4', 'base 20000 → 10000')
+    ('rope_local_base_freq', 'changes', '0-4', 'base 20000 -> 10000')
     """
     loaded = load_config(config)
     text, _model_type = _text_part(loaded)
@@ -208,7 +208,7 @@ def config_key_effects(config: Mapping[str, Any] | str | os.PathLike[str]) -> li
         if len(after) != len(before):
             effect.update(
                 status="changes",
-                changes=[f"num_hidden_layers {len(before)} → {len(after)}"],
+                changes=[f"num_hidden_layers {len(before)} -> {len(after)}"],
                 n_layers_changed=len(before),
             )
             effects.append(effect)
