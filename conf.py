@@ -106,7 +106,12 @@ napoleon_use_param = False
 napoleon_use_rtype = False
 
 # --- References --------------------------------------------------------------
-bibtex_bibfiles = ["docs/references.bib", "docs/references-learned.bib", "docs/references-beyond.bib"]
+bibtex_bibfiles = [
+    "docs/references.bib",
+    "docs/references-learned.bib",
+    "docs/references-beyond.bib",
+    "docs/references-implementations.bib",
+]
 bibtex_default_style = "alpha"
 bibtex_reference_style = "author_year"
 
