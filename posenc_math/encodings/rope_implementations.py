@@ -31,6 +31,7 @@ from .._validate import check_choice, check_int
 from .rope_config import RopeLayer, _thawed, load_config, rope_from_config
 
 __all__ = [
+    "CONFORMANCE_CASES",
     "IMPLEMENTATIONS",
     "SOURCES",
     "Source",
@@ -132,6 +133,21 @@ SOURCES = {
         "traditional=True: interleaved; False: half, per model",
         "float32: (scale * p) * exp2(-(i / (d / 2)) * log2(base)), or 1 / freqs when given",
     ),
+}
+
+
+#: The rows of the site's conformance matrix: label -> (config file of the
+#: site's ``docs/data/configs`` and the test fixtures, sequence length).
+CONFORMANCE_CASES = {
+    "default (Llama 2 7B)": ("llama-2-7b-hf.json", 4096),
+    "linear (Vicuna 7B v1.5 16k)": ("vicuna-7b-v1.5-16k.json", 16384),
+    "dynamic, sequence within the trained context (Llama 2 7B)": ("llama-2-7b-hf_dynamic-ntk.json", 4096),
+    "dynamic, sequence twice the trained context (Llama 2 7B)": ("llama-2-7b-hf_dynamic-ntk.json", 8192),
+    "yarn (Qwen2.5 7B)": ("qwen2.5-7b-instruct_yarn.json", 131072),
+    "yarn with truncate: false (gpt-oss-20b)": ("gpt-oss-20b.json", 131072),
+    "llama3 (Llama 3.1 8B)": ("llama-3.1-8b-instruct.json", 131072),
+    "longrope, sequence within the original context (Phi-3.5 mini)": ("phi-3.5-mini-instruct.json", 4096),
+    "longrope, sequence beyond it (Phi-3.5 mini)": ("phi-3.5-mini-instruct.json", 131072),
 }
 
 
