@@ -39,6 +39,7 @@ __all__ = [
     "conformance_rows",
     "implementation_cos_sin",
     "sample_positions",
+    "sources_markdown",
     "unsupported",
 ]
 
@@ -558,4 +559,19 @@ def conformance_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
     for row in rows:
         cells = [f"{row[name]:.2g}" if isinstance(row[name], float) else "n/a" for name in IMPLEMENTATIONS]
         lines.append(f"| {row['case']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def sources_markdown() -> str:
+    """:data:`SOURCES` as a Markdown table: implementation, pairing, angle, files read at their commits.
+
+    Examples
+    --------
+    >>> print(sources_markdown().splitlines()[0])
+    | implementation | pairs | angle | read from |
+    """
+    lines = ["| implementation | pairs | angle | read from |", "|---|---|---|---|"]
+    for source in SOURCES.values():
+        files = "<br>".join(f"`{path}` @ `{commit[:12]}`" for path, commit in source.files)
+        lines.append(f"| {source.name} | {source.layouts} | {source.angle} | {source.repository}:<br>{files} |")
     return "\n".join(lines)
