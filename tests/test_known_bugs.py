@@ -103,9 +103,9 @@ def test_mnn_4133_text_is_the_same_and_images_are_not():
 
 
 def test_partial_rotary_head_exponent_agrees_at_zero_and_drifts():
-    config = CONFIGS / "phi-4-mini-instruct.json"
+    config = CONFIGS / "phi-2.json"
     result = reproduce("partial_rotary_head_exponent", config)
-    assert result.facts == {"rotary_dim": 96, "head_dim": 128}
+    assert result.facts == {"rotary_dim": 32, "head_dim": 80}
     assert result.error[0] < result.error[-1]
 
 
@@ -118,3 +118,42 @@ def test_bad_input_is_named():
         cos_sin_in_dtype([0, 1], [1.0], "int8")
     with pytest.raises(ValueError, match="positions must be a 1-D array of integers"):
         cos_sin_in_dtype([0.5], [1.0])
+
+
+def test_check_config_names_the_mistake_of_each_rope_bug_with_one():
+    """A dump made the way each buggy code made it, computed independently of rope_mistakes,
+    is named by check_cos_sin as the bug's mistake."""
+    import dataclasses
+
+    from posenc_math.encodings.rope_check import check_cos_sin
+
+    # vLLM before its fix: gpt-oss read with YaRN's default rounding
+    config = json.loads((CONFIGS / "gpt-oss-20b.json").read_text())
+    rounded = json.loads(json.dumps(config))
+    rounded["rope_scaling"].pop("truncate")
+    positions = np.arange(0, 131072, 61)
+    cos, sin = rope_from_config(rounded).cos_sin(positions)
+    assert check_cos_sin(config, cos, sin, positions=positions).explanation == known_bug("yarn_truncation").mistake
+    # Phi-3 before the fix: keys cached with the short factors, read after the switch
+    phi = CONFIGS / "phi-3.5-mini-instruct.json"
+    positions = np.arange(4096)
+    cos, sin = rope_from_config(phi).cos_sin(positions, seq_len=4096)
+    result = check_cos_sin(phi, cos, sin, positions=positions, seq_len=4097)
+    assert result.explanation == known_bug("longrope_stale_cache").mistake
+    # MNN: Qwen3-VL laid out in consecutive sections
+    qwen3 = CONFIGS / "qwen3-vl-8b-instruct.json"
+    from posenc_math import mrope_positions
+
+    ids = mrope_positions([8, (1, 16, 16), 8])
+    blocked = dataclasses.replace(rope_from_config(qwen3), mrope_interleaved=False)
+    cos, sin = blocked.cos_sin(ids)
+    result = check_cos_sin(qwen3, cos, sin, positions=ids)
+    assert result.explanation == known_bug("mrope_blocked_for_interleaved").mistake
+    # pie: the head's frequencies for the rotated features
+    phi2 = rope_from_config(CONFIGS / "phi-2.json")
+    inv_freq = phi2.base ** (-2.0 * np.arange(phi2.rotary_dim // 2) / phi2.head_dim)
+    positions = np.arange(0, 2048, 3)
+    angles = positions[:, None] * inv_freq[None, :]
+    cos, sin = np.cos(np.concatenate([angles, angles], 1)), np.sin(np.concatenate([angles, angles], 1))
+    result = check_cos_sin(CONFIGS / "phi-2.json", cos, sin, positions=positions)
+    assert result.explanation == known_bug("partial_rotary_head_exponent").mistake

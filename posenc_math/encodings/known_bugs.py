@@ -140,7 +140,7 @@ KNOWN_BUGS = (
         "pie",
         ("https://github.com/pie-project/pie/pull/603",),
         "partial_rotary_exponent",
-        "phi-4-mini-instruct.json",
+        "phi-2.json",
     ),
 )
 
@@ -415,7 +415,8 @@ def _mrope_blocked(config: dict) -> Reproduction:
 
 def _partial_exponent(config: dict) -> Reproduction:
     layer = rope_from_config(config)
-    where = np.array([10, 1000, 4096, 32768])
+    top = layer.max_position_embeddings or 2048
+    where = np.array([1, 2, 5, top - 1])
     right = layer.cos_sin(where)
     wrong = mistaken_cos_sin(config, where)["partial_rotary_exponent"]
     return Reproduction(
