@@ -7,7 +7,7 @@ reaches.  :func:`reproduce` runs one and returns a :class:`Reproduction`:
 the worst difference between the wrong and the right values at each of a
 few positions, and the numbers the thread quotes, recomputed.
 
-The wrong computations are built from :mod:`.rope_mistakes` where a known
+The wrong computations are built from ``rope_mistakes`` where a known
 mistake matches (``yarn_truncation``, ``mrope_section_layout``,
 ``partial_rotary_exponent``) and from the two functions here that have no
 place elsewhere: :func:`cos_sin_in_dtype` (a cache formed entirely in a low
@@ -49,7 +49,7 @@ Config = Mapping[str, Any] | str | os.PathLike[str]
 class KnownBug:
     """A bug reported in public.
 
-    Attributes
+    Parameters
     ----------
     name : str
         Stable identifier.
@@ -151,7 +151,7 @@ _BY_NAME = {bug.name: bug for bug in KNOWN_BUGS}
 class Reproduction:
     """The result of :func:`reproduce`.
 
-    Attributes
+    Parameters
     ----------
     bug : KnownBug
     quantity : str
@@ -447,7 +447,7 @@ def reproduce(name: str, config: Config | None = None) -> Reproduction:
     name : str
         One of :data:`KNOWN_BUGS`' names.
     config : dict or str or os.PathLike, optional
-        The model config to reproduce it on (its :attr:`KnownBug.config`
+        The model config to reproduce it on (its ``KnownBug.config``
         file, or any config of a model the bug applies to); required when
         the bug has a ``config``.
 

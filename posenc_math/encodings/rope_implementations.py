@@ -52,7 +52,7 @@ F32 = np.float32
 class Source:
     """Where an implementation's RoPE arithmetic was read.
 
-    Attributes
+    Parameters
     ----------
     name : str
     repository : str
@@ -137,8 +137,9 @@ SOURCES = {
 }
 
 
-#: The rows of the site's conformance matrix: label -> (config file of the
-#: site's ``docs/data/configs`` and the test fixtures, sequence length).
+#: The rows of the site's conformance matrix, each label mapped to a config
+#: file name (in the site's docs/data/configs and the test fixtures) and a
+#: sequence length.
 CONFORMANCE_CASES = {
     "default (Llama 2 7B)": ("llama-2-7b-hf.json", 4096),
     "linear (Vicuna 7B v1.5 16k)": ("vicuna-7b-v1.5-16k.json", 16384),
@@ -508,7 +509,7 @@ def implementation_cos_sin(
 
 
 def conformance_rows(cases: Mapping[str, tuple[Any, int]], *, count: int = 4096) -> list[dict[str, Any]]:
-    """The worst |cos/sin - exact| of each implementation, for each case.
+    """The worst ``|cos - exact|`` or ``|sin - exact|`` of each implementation, for each case.
 
     Parameters
     ----------

@@ -233,17 +233,19 @@ def config_key_effects(config: Mapping[str, Any] | str | os.PathLike[str]) -> li
 
 
 def key_effects_markdown(effects: list[dict[str, Any]]) -> str:
-    """A Markdown table of :func:`config_key_effects`: key, value, and what removing it changes.
+    """:func:`config_key_effects` as a MyST definition list: each key and value, then what removing it changes.
+
+    A list rather than a table: the changes are sentences, and a list keeps
+    them readable on a phone.
 
     Examples
     --------
     >>> config = {"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000.0}
     >>> print(key_effects_markdown(config_key_effects(config)))
-    | key | value | without it |
-    |---|---|---|
-    | `rope_theta` | 10000 | nothing changes (the default gives the same) |
+    `rope_theta` = 10000
+    : without it, nothing changes (the default gives the same)
     """
-    lines = ["| key | value | without it |", "|---|---|---|"]
+    items = []
     for effect in effects:
         if effect["status"] == "required":
             without = "the config cannot be read (required)"
@@ -254,7 +256,6 @@ def key_effects_markdown(effects: list[dict[str, Any]]) -> str:
             for group in effect["groups"] or [{"layers": effect["layers"], "changes": effect["changes"]}]:
                 where = f"layers {group['layers']}: " if group["layers"] else ""
                 parts.append(where + "; ".join(group["changes"]))
-            without = "<br>".join(parts)
-        value = str(effect["value"]).replace("|", "\\|")
-        lines.append(f"| `{effect['key']}` | {value} | {without} |")
-    return "\n".join(lines)
+            without = "; ".join(parts)
+        items.append(f"`{effect['key']}` = {effect['value']}\n: without it, {without}")
+    return "\n\n".join(items)

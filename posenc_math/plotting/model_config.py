@@ -207,7 +207,7 @@ class DescribedFigure:
     description; the site's figure extension makes that the image's alt
     text.  Build it with :func:`described`.
 
-    Attributes
+    Parameters
     ----------
     figure : matplotlib.figure.Figure
     description : str
