@@ -27,6 +27,7 @@ import numpy as np
 
 from .._validate import check_choice, check_int
 from .alibi import alibi_slopes
+from .model_configs import published_config
 from .rope_config import load_config, rope_from_config
 from .rope_mistakes import mistaken_cos_sin
 from .rope_scaling import rope_frequencies
@@ -62,8 +63,9 @@ class KnownBug:
         The :data:`~posenc_math.encodings.rope_mistakes.MISTAKES` entry it
         commits, if one matches.
     config : str or None
-        The file name of the model config the reproduction reads (one of the
-        configs of the site's ``docs/data/configs``), if it reads one.
+        The file name of the model config the reproduction reads (one of
+        :func:`~posenc_math.encodings.model_configs.published_configs`), if
+        it reads one.
     """
 
     name: str
@@ -447,9 +449,8 @@ def reproduce(name: str, config: Config | None = None) -> Reproduction:
     name : str
         One of :data:`KNOWN_BUGS`' names.
     config : dict or str or os.PathLike, optional
-        The model config to reproduce it on (its ``KnownBug.config``
-        file, or any config of a model the bug applies to); required when
-        the bug has a ``config``.
+        The model config to reproduce it on (any config of a model the bug
+        applies to); default the shipped config named by ``KnownBug.config``.
 
     Returns
     -------
@@ -464,6 +465,4 @@ def reproduce(name: str, config: Config | None = None) -> Reproduction:
     bug = known_bug(name)
     if bug.config is None:
         return _REPRODUCE[name](None)
-    if config is None:
-        raise ValueError(f"config is required for {name!r}: a model config such as {bug.config!r}")
-    return _REPRODUCE[name](load_config(config))
+    return _REPRODUCE[name](load_config(published_config(bug.config) if config is None else config))

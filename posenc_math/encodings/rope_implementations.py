@@ -137,9 +137,9 @@ SOURCES = {
 }
 
 
-#: The rows of the site's conformance matrix, each label mapped to a config
-#: file name (in the site's docs/data/configs and the test fixtures) and a
-#: sequence length.
+#: The rows of the site's conformance matrix, each label mapped to the name
+#: of a shipped config (``model_configs.published_config``, a copy of a test
+#: fixture) and a sequence length.
 CONFORMANCE_CASES = {
     "default (Llama 2 7B)": ("llama-2-7b-hf.json", 4096),
     "linear (Vicuna 7B v1.5 16k)": ("vicuna-7b-v1.5-16k.json", 16384),

@@ -25,7 +25,7 @@ from posenc_math.encodings.rope_keys import _paths, _value_at, config_key_effect
 
 HERE = Path(__file__).resolve().parent
 CONFIGS = HERE.parents[0] / "data" / "configs"
-PAGE_CONFIGS = HERE.parents[1] / "docs" / "data" / "configs"
+PAGE_CONFIGS = HERE.parents[1] / "posenc_math" / "data" / "configs"
 UNIT = 2.0**-24
 
 _spec = importlib.util.spec_from_file_location("rope_config_reference", HERE / "test_rope_config_reference.py")
