@@ -36,6 +36,7 @@ extensions = [
     "posenc_docs.theorem_pages",  # theorems checked while the pages are built
     "posenc_docs.site_html",  # accessible HTML, the same bytes from every build
     "posenc_docs.figures",  # every figure opens full size on a tap
+    "posenc_docs.figure_alt",  # a figure that describes itself (PNG Description) gets that alt text
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
@@ -105,7 +106,12 @@ napoleon_use_param = False
 napoleon_use_rtype = False
 
 # --- References --------------------------------------------------------------
-bibtex_bibfiles = ["docs/references.bib", "docs/references-learned.bib", "docs/references-beyond.bib"]
+bibtex_bibfiles = [
+    "docs/references.bib",
+    "docs/references-learned.bib",
+    "docs/references-beyond.bib",
+    "docs/references-implementations.bib",
+]
 bibtex_default_style = "alpha"
 bibtex_reference_style = "author_year"
 

@@ -171,54 +171,10 @@ def _processes(text: str) -> int:
     return value
 
 
-def _number(value, spec: str = ".4g") -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float) and value == int(value) and abs(value) < 1e15 and spec == ".4g":
-        return f"{int(value)}" if abs(value) < 1e7 else f"{value:.4g}"
-    return format(value, spec)
-
-
 def _config_rows(rows) -> list[tuple[str, ...]]:
-    table: list[tuple[str, ...]] = [
-        (
-            "layers",
-            "kind",
-            "type",
-            "rope_type",
-            "base",
-            "rotary/head",
-            "layout",
-            "attn",
-            "λ min",
-            "λ max",
-            "f32 ±0.05",
-            "bf16 ±0.05",
-        )
-    ]
-    for row in rows:
-        kind = row["kind"] + (" (T)" if row["query_temperature"] else "")
-        if row["mrope_section"] is not None:
-            kind += " M-RoPE " + "/".join(str(n) for n in row["mrope_section"])
-            kind += " interleaved" if row["mrope_interleaved"] else ""
-        table.append(
-            (
-                row["layers"],
-                kind,
-                row["layer_type"].replace("_attention", ""),
-                row["rope_type"] or "-",
-                _number(row["base"]),
-                f"{row['rotary_dim']}/{row['head_dim']}"
-                + (f" ({row['still_pairs']} still)" if row["still_pairs"] else ""),
-                row["layout"] or "-",
-                _number(row["attention_factor"], ".6g"),
-                _number(row["shortest_wavelength"]),
-                _number(row["longest_wavelength"]),
-                _number(row["float32_angle_position"], "d"),
-                _number(row["bfloat16_angle_position"], "d"),
-            )
-        )
-    return table
+    from .encodings.rope_check import layer_table_cells
+
+    return layer_table_cells(rows)
 
 
 def _print_table(table, stream) -> None:

@@ -469,3 +469,12 @@ def test_fuzzed_configs_give_layers_or_a_named_error(rng):
         except (ValueError, TypeError):
             outcomes.add("named error")
     assert outcomes == {"layers", "named error"}
+
+
+def test_yarn_without_factor_is_refused_as_transformers_config_classes_do():
+    """transformers 5.x validates YaRN parameters when the config is built: 'factor' is required
+    (KeyError), although its frequency function would fall back on max / original."""
+    config = json.loads((CONFIGS / "gpt-oss-20b.json").read_text())
+    del config["rope_scaling"]["factor"]
+    with pytest.raises(ValueError, match="needs rope parameter 'factor'"):
+        rope_from_config(config)

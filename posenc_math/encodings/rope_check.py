@@ -22,7 +22,15 @@ from .._validate import check_choice
 from .rope_config import RopeLayer, load_config, rope_from_config, rope_layers
 from .rope_mistakes import mistake, mistaken_cos_sin
 
-__all__ = ["ANGLE_TOLERANCE", "CosSinCheck", "angle_precision_position", "check_cos_sin", "layer_table"]
+__all__ = [
+    "ANGLE_TOLERANCE",
+    "CosSinCheck",
+    "angle_precision_position",
+    "check_cos_sin",
+    "layer_table",
+    "layer_table_cells",
+    "layer_table_markdown",
+]
 
 #: Radians: half the angle's first decimal place.
 ANGLE_TOLERANCE = 0.05
@@ -181,6 +189,80 @@ def layer_table(config) -> list[dict[str, Any]]:
     for row in rows:
         row["layers"] = _ranges(row["layer_indices"])
     return rows
+
+
+def _number(value, spec: str = ".4g") -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float) and value == int(value) and abs(value) < 1e15 and spec == ".4g":
+        return f"{int(value)}" if abs(value) < 1e7 else f"{value:.4g}"
+    return format(value, spec)
+
+
+#: The columns of :func:`layer_table_cells`.
+LAYER_TABLE_HEADER = (
+    "layers",
+    "kind",
+    "type",
+    "rope_type",
+    "base",
+    "rotary/head",
+    "layout",
+    "attn",
+    "λ min",
+    "λ max",
+    "f32 ±0.05",
+    "bf16 ±0.05",
+)
+
+
+def layer_table_cells(rows: list[dict[str, Any]]) -> list[tuple[str, ...]]:
+    """:func:`layer_table`'s rows as text cells, the header first (what ``posenc-math check-config`` prints).
+
+    Examples
+    --------
+    >>> config = {"model_type": "llama4_text", "num_hidden_layers": 4}
+    >>> [cells[:3] for cells in layer_table_cells(layer_table(config))]
+    [('layers', 'kind', 'type'), ('0-2', 'rope', 'chunked'), ('3', 'nope (T)', 'full')]
+    """
+    table: list[tuple[str, ...]] = [LAYER_TABLE_HEADER]
+    for row in rows:
+        kind = row["kind"] + (" (T)" if row["query_temperature"] else "")
+        if row["mrope_section"] is not None:
+            kind += " M-RoPE " + "/".join(str(n) for n in row["mrope_section"])
+            kind += " interleaved" if row["mrope_interleaved"] else ""
+        table.append(
+            (
+                row["layers"],
+                kind,
+                row["layer_type"].replace("_attention", ""),
+                row["rope_type"] or "-",
+                _number(row["base"]),
+                f"{row['rotary_dim']}/{row['head_dim']}"
+                + (f" ({row['still_pairs']} still)" if row["still_pairs"] else ""),
+                row["layout"] or "-",
+                _number(row["attention_factor"], ".6g"),
+                _number(row["shortest_wavelength"]),
+                _number(row["longest_wavelength"]),
+                _number(row["float32_angle_position"], "d"),
+                _number(row["bfloat16_angle_position"], "d"),
+            )
+        )
+    return table
+
+
+def layer_table_markdown(rows: list[dict[str, Any]]) -> str:
+    """:func:`layer_table_cells` as a Markdown table (for a page).
+
+    Examples
+    --------
+    >>> print(layer_table_markdown(layer_table({"model_type": "llama4_text", "num_hidden_layers": 4})).splitlines()[2])
+    | 0-2 | rope | chunked | default | 500000 | 128/128 | interleaved | 1 | 6.283 | 2.559e+06 | 1048576 | 16 |
+    """
+    cells = layer_table_cells(rows)
+    lines = ["| " + " | ".join(cells[0]) + " |", "|" + "---|" * len(cells[0])]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in cells[1:]]
+    return "\n".join(lines)
 
 
 #: Unit roundoff of each format.

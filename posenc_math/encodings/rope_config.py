@@ -183,6 +183,13 @@ def _scaling_for(parameters: dict, where: str, notes: list[str]) -> tuple[str, d
         )
     parameters["rope_type"] = rope_type
     parameters.pop("type", None)
+    if rope_type == "yarn" and parameters.get("factor") is None:
+        # transformers' config validation (_validate_yarn_rope_parameters)
+        # requires the key, although the frequency rule could infer it
+        raise ValueError(
+            f"{where}: rope_type 'yarn' needs rope parameter 'factor' (transformers' config classes refuse a "
+            "YaRN config without it)"
+        )
     accepted = _accepted(rope_type)
     for key in list(parameters):
         if key in accepted:

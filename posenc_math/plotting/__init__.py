@@ -25,6 +25,7 @@ from .learned import (
     similarity_matrices,
     step_sizes,
 )
+from .model_config import DescribedFigure, described, layer_wavelengths, layer_wavelengths_description
 from .precision import log_positions, phase_error_growth, position_spacing
 from .relative_attention import deberta_terms_map, transformer_xl_terms_map
 from .rope_variants import (
@@ -44,17 +45,21 @@ require_available("matplotlib", "plot", "posenc_math.plotting")
 
 __all__ = [
     "FEATURE_SCHEMES",
+    "DescribedFigure",
     "alibi_bias_maps",
     "alibi_slope_plot",
     "axial_score_map",
     "bits_and_waves",
     "clock_hands",
     "deberta_terms_map",
+    "described",
     "dials_animation",
     "embedding_difference",
     "embedding_sum",
     "extension_wavelengths",
     "heatmap",
+    "layer_wavelengths",
+    "layer_wavelengths_description",
     "log_positions",
     "longrope_wavelengths",
     "mrope_position_ids",

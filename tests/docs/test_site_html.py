@@ -44,6 +44,7 @@ def test_html_carries_the_aria_axe_core_asks_for(make_app, site):
     index = (app.outdir / "index.html").read_text(encoding="utf-8")
     assert 'role="heading" aria-level="2"' in index  # toctree caption
     assert re.search(r'<pre tabindex="0"', index)  # code block: keyboard-scrollable
+    assert re.search(r'<div tabindex="0" class="table-wrapper[^"]*">\s*<table', index)  # furo's table wrapper
     assert 'role="listitem"' in index and 'role="doc-biblioentry"' not in index  # citations
 
 

@@ -48,7 +48,7 @@ class AccessibleHTMLTranslator(HTML5Translator):
     """Sphinx's HTML with the ARIA that axe-core requires.
 
     - toctree captions carry ``role="heading"`` and need an ``aria-level``;
-    - code blocks that scroll need to be reachable from the keyboard;
+    - code blocks and tables that scroll need to be reachable from the keyboard;
     - docutils marks citations ``role="doc-biblioentry"`` inside a
       ``role="list"``: that role is deprecated and not a list item, so
       screen readers lose the list; ``listitem`` is what the list needs.
@@ -71,6 +71,21 @@ class AccessibleHTMLTranslator(HTML5Translator):
             super().visit_literal_block(node)  # raises SkipNode once written
         finally:
             self.body[-1] = _FIRST_PRE.sub('<pre tabindex="0"', self.body[-1], count=1)
+
+    def visit_table(self, node: nodes.table) -> None:
+        """furo wraps every table in a ``div.table-wrapper`` that scrolls
+        sideways when the table is wider than the page (a phone, a table of
+        many columns): like a scrolling ``<pre>``, it is a tab stop.  The
+        wrapper's own ``visit_container`` is MyST-Parser's (it replaces the
+        translator's for every container), so the ``tabindex`` is added here,
+        to the wrapper's opening tag just written."""
+        parent = node.parent
+        if isinstance(parent, nodes.container) and "table-wrapper" in parent.get("classes", []):
+            for index in range(len(self.body) - 1, max(len(self.body) - 4, -1), -1):
+                if self.body[index].startswith("<div") and "table-wrapper" in self.body[index]:
+                    self.body[index] = self.body[index].replace("<div ", '<div tabindex="0" ', 1)
+                    break
+        super().visit_table(node)
 
     def visit_citation(self, node: nodes.citation) -> None:
         super().visit_citation(node)

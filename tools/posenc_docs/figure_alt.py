@@ -1,0 +1,71 @@
+"""Sphinx extension: a figure that describes itself gets that description as its alt text.
+
+MyST-NB takes an output image's alt text from the cell's metadata, which
+is written by hand before the cell runs.  A figure whose description is
+computed from the data it draws (``posenc_math.plotting.described``)
+carries it instead in its PNG's ``Description`` text chunk; this extension
+reads that chunk and makes it the image's ``alt`` when the page gives none,
+so the numbers a screen reader hears are the ones the figure was drawn from.
+
+Enable with ``extensions = [..., "posenc_docs.figure_alt"]``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from docutils import nodes
+
+__all__ = ["png_description", "setup", "take_alt_from_images"]
+
+#: The PNG text chunk keyword read (matplotlib's ``savefig(metadata=...)`` key).
+KEYWORD = "Description"
+
+
+def png_description(path: Path) -> str | None:
+    """The ``Description`` text of a PNG file (None when it has none, or is not a PNG).
+
+    Examples
+    --------
+    >>> png_description(Path("no-such-file.png")) is None
+    True
+    """
+    try:
+        from PIL import Image
+
+        with Image.open(path) as image:
+            if image.format != "PNG":
+                return None
+            text = getattr(image, "text", {}).get(KEYWORD)
+    except (OSError, ValueError):
+        return None
+    return text if isinstance(text, str) and text.strip() else None
+
+
+def _image_path(app, docname: str, uri: str) -> Path | None:
+    if "://" in uri or uri.startswith("data:"):
+        return None
+    source = Path(app.srcdir)
+    if uri.startswith("/"):
+        return source / uri.lstrip("/")
+    return (source / docname).parent / uri
+
+
+def take_alt_from_images(app, doctree: nodes.document) -> None:
+    """``doctree-read``: give an image without alt text its PNG's description."""
+    docname = app.env.docname
+    for image in doctree.findall(nodes.image):
+        if image.get("alt"):
+            continue
+        path = _image_path(app, docname, image.get("uri", ""))
+        if path is None or path.suffix.lower() != ".png":
+            continue
+        description = png_description(path)
+        if description is not None:
+            image["alt"] = description
+
+
+def setup(app) -> dict:
+    """Register the ``doctree-read`` handler."""
+    app.connect("doctree-read", take_alt_from_images)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
