@@ -184,17 +184,18 @@ def test_a_use_step_must_be_listed_in_uses():
     assert any("not listed in uses" in failure for failure in result.failures)
 
 
-def test_a_use_outside_the_domain_fails():
-    """shift-block is about omega > 0; instantiating it at a real x is refused."""
-    w = theorems.get("shift-block").conclusions[0].over[0]
-    step = Use("shift-block", {w: x}, "at any real frequency")
-    decision = step.decide()
-    assert not decision.proved and "outside the domain" in decision.method
+def test_a_use_is_rechecked_at_its_instance_not_trusted():
+    """An instance is decided like any step: a false one (outside the lemma's domain) is refuted."""
+    injective = theorems.get("injective")
+    n = injective.conclusions[1].over[1]
+    decision = Use("injective", {n: sympy.Integer(0)}, "at n = 0", conclusion=1).decide(context=theorems.get)
+    assert not decision.proved and decision.counterexample is not None
 
 
-def test_a_use_inside_the_domain_is_an_established_instance():
+def test_a_true_instance_is_proved_even_outside_the_lemmas_domain():
     w = theorems.get("shift-block").conclusions[0].over[0]
-    assert Use("shift-block", {w: 3 * w}, "triple frequency").decide().proved
+    assert Use("shift-block", {w: 3 * w}, "triple frequency").decide(context=theorems.get).proved
+    assert Use("shift-block", {w: x}, "any real frequency").decide(context=theorems.get).proved
 
 
 def test_a_missing_witness_fails():
@@ -244,7 +245,7 @@ def test_a_broken_link_is_reported_with_its_number_sides_and_residual():
     result = verify_theorem(dataclasses.replace(theorem, steps=(broken,), proof=(broken,)))
     assert result.status == "failed"
     assert result.failures[0].startswith("step 2 (angle addition with a sign slip)")
-    assert "residual at entry (0, 0)" in result.failures[0]
+    assert result.failures[0].endswith("[counterexample]")
     assert [s.number for s in result.step_results if not s.proved] == [2, 3]
 
 

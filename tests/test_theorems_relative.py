@@ -100,30 +100,30 @@ def test_transformer_xl_witness_notices_key_minus_query(monkeypatch):
     assert theorem.witness.compute() > 1e-3
 
 
-def test_clipped_index_is_the_library_index():
+def test_delta_is_the_library_index():
     i, j = sympy.symbols("i j", integer=True)
-    delta = relative.ClippedIndex(i, j, relative.K)
-    assert delta.expand() == sympy.Min(sympy.Max(i - j + relative.K, 0), 2 * relative.K - 1)
+    delta = relative.DELTA(i, j)
+    assert delta.definition.body.xreplace(dict(zip(delta.definition.params, (i, j), strict=True))) == sympy.Min(
+        sympy.Max(i - j + relative.K, 0), 2 * relative.K - 1
+    )
     assert sympy.latex(delta) == r"\delta\left(i, j\right)"
     for n, k in ((1, 1), (6, 2), (11, 3), (9, 8)):
-        table = [[int(relative.ClippedIndex(a, b, k)) for b in range(n)] for a in range(n)]
+        table = [[int(relative.DELTA(a, b).unfolded().xreplace({relative.K: k})) for b in range(n)] for a in range(n)]
         assert np.array_equal(encodings.deberta_relative_index(n, k), table)
 
 
 def test_deberta_shift_is_proved_only_for_a_common_shift():
     i, j, s = relative.I_, relative.J_, relative.S_
-    delta = relative.ClippedIndex
-    assert decide_equal(delta(i + s, j + s, relative.K), delta(i, j, relative.K)).proved
-    assert not decide_equal(delta(i + s, j, relative.K), delta(i, j, relative.K)).proved
-    assert not decide_equal(delta(j, i, relative.K), delta(i, j, relative.K)).proved
+    delta = relative.DELTA
+    assert decide_equal(delta(i + s, j + s), delta(i, j)).proved
+    assert not decide_equal(delta(i + s, j), delta(i, j)).proved
+    assert not decide_equal(delta(j, i), delta(i, j)).proved
 
 
 def test_deberta_wrong_last_row_fails_its_step():
     theorem = get("deberta-relative")
     index = next(
-        i
-        for i, step in enumerate(theorem.steps)
-        if isinstance(step, Equal) and step.why.endswith("clipped to the last row")
+        i for i, step in enumerate(theorem.steps) if isinstance(step, Equal) and "clipped to the last row" in step.why
     )
     step = theorem.steps[index]
     broken = verify_theorem(replace_step(theorem, index, dataclasses.replace(step, rhs=2 * relative.K)))

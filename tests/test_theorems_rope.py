@@ -8,9 +8,10 @@ import pytest
 import sympy
 
 from posenc_math import encodings
-from posenc_math.theorems import Chain, Fact, Termwise, get, page_of, rope, verify_theorem
+from posenc_math.theorems import Chain, Fact, Termwise, get, kernel, page_of, rope, verify_theorem
+from posenc_math.theorems.language import Largest
 
-SCOPES = {"rope-relative": "general", "rope-layout-permutation": "general", "rope-long-term-decay": "instances"}
+SCOPES = {"rope-relative": "general", "rope-layout-permutation": "general", "rope-long-term-decay": "general"}
 
 
 @pytest.fixture(scope="module")
@@ -40,12 +41,13 @@ def test_proof_displays_only_checked_steps(theorem_id):
 
 def test_rope_relative_covers_every_width_and_both_layouts():
     theorem = get("rope-relative")
+    whole = theorem.conclusions[0]
+    assert whole.over == (rope.m_, rope.n_, rope.P_)  # the whole vector, a symbolic number of pairs
+    assert rope.ROPE(rope.m_).definition.body.count == rope.P_
     sums = [step for step in theorem.steps if isinstance(step, Termwise)]
-    assert len(sums) == 2
-    for step in sums:
-        (_, low, high) = step.lhs_sum.limits[0]
-        assert low == 0 and high == rope.P_ - 1  # a symbolic number of pairs
-    assert {c.over for c in theorem.conclusions[1:]} == {(rope.m_, rope.n_, rope.P_)}
+    assert len(sums) == 1  # the half layout, pair by pair
+    (_, low, high) = sums[0].lhs_sum.limits[0]
+    assert low == 0 and high == rope.P_ - 1
 
 
 def _replace_step(theorem, index, step):
@@ -56,7 +58,11 @@ def _replace_step(theorem, index, step):
 
 def test_wrong_sign_in_a_chain_link_is_reported_by_number():
     theorem = get("rope-relative")
-    index = next(i for i, step in enumerate(theorem.steps) if isinstance(step, Chain))
+    index = next(
+        i
+        for i, step in enumerate(theorem.steps)
+        if isinstance(step, Chain) and any("angle addition" in why for _, why in step.links)
+    )
     chain = theorem.steps[index]
     links = list(chain.links)
     expression, why = links[2]  # R(-m w) R(n w) = R((n - m) w); make it R((m - n) w)
@@ -79,12 +85,13 @@ def test_wrong_sign_in_a_pair_sum_is_reported_by_number():
     assert any(failure.startswith(f"step {number} (") for failure in broken.failures)
 
 
-def test_layout_index_facts_refuse_the_inverse_in_place_of_pi():
+def test_the_layout_step_refuses_the_inverse_permutation():
     theorem = get("rope-layout-permutation")
-    step = theorem.steps[0]
-    swapped = sympy.Transpose(sympy.Matrix([rope.pi_inverse_map(rope.j_), rope.pi_inverse_map(rope.j_ + rope.P_SPLIT)]))
-    broken = verify_theorem(_replace_step(theorem, 0, dataclasses.replace(step, lhs=swapped)))
-    assert broken.status == "failed" and not broken.step_results[0].proved
+    index = next(i for i, step in enumerate(theorem.steps) if "coordinates $j, j + P$" in getattr(step, "why", ""))
+    step = theorem.steps[index]
+    inverse = sympy.MatMul(rope.ROPE_HALF(sympy.Symbol("p", real=True)), sympy.Transpose(rope.PERMUTATION()))
+    broken = verify_theorem(_replace_step(theorem, index, dataclasses.replace(step, lhs=inverse)))
+    assert broken.status == "failed" and not broken.step_results[index].proved
 
 
 def test_rope_witness_notices_a_rotation_the_other_way(monkeypatch):
@@ -120,8 +127,18 @@ def test_decay_evidence_notices_a_score_that_ignores_the_offset(monkeypatch):
     assert not fact.decide().proved
 
 
-def test_summation_by_parts_is_checked_for_the_listed_pair_counts():
+def test_the_decay_bound_is_a_conclusion_for_every_number_of_pairs():
     theorem = get("rope-long-term-decay")
-    equations = [c for c in theorem.conclusions if c.relation == "="]
-    assert len(equations) == len(rope.ABEL_PAIRS)
-    assert theorem.conclusions[-1].relation == "<="
+    by_parts, bound = theorem.conclusions
+    assert by_parts.relation == "=" and bound.relation == "<="
+    assert by_parts.over == bound.over == (rope.P_,)  # a symbolic number of pairs, not instances
+    assert any(isinstance(node, Largest) for node in sympy.preorder_traversal(bound.rhs))
+    assert verify_theorem(theorem).status == "verified"
+
+
+def test_the_decay_bound_without_the_boundary_term_is_not_proved():
+    """Summation by parts leaves h_P S_P - h_0 S_0: the bound without it is false for general h, S."""
+    _, bound = get("rope-long-term-decay").conclusions
+    without = bound.rhs.args[1] if isinstance(bound.rhs.args[0], sympy.Abs) else bound.rhs.args[0]
+    decision = kernel.decide(bound.lhs, without, "<=")
+    assert not decision.proved and decision.counterexample is not None

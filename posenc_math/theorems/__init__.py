@@ -14,7 +14,7 @@ Examples
 ('verified', 'general', 'rejected')
 """
 
-from .check import TIME_BOUND, Decision, decide_equal, decide_zero
+from . import kernel
 from .core import (
     SCOPES,
     Chain,
@@ -28,9 +28,9 @@ from .core import (
     Theorem,
     Use,
     Witness,
-    verify_theorem,
 )
-from .registry import all_theorems, dependencies, get, ids, page_of, register, verify, verify_one
+from .kernel import TIME_BOUND, Decision, decide_equal, decide_zero
+from .registry import all_theorems, dependencies, get, ids, page_of, register, verify, verify_one, verify_theorem
 
 __all__ = [
     "SCOPES",
@@ -53,6 +53,7 @@ __all__ = [
     "dependencies",
     "get",
     "ids",
+    "kernel",
     "page_of",
     "register",
     "verify",

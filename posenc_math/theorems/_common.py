@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sympy
 
+from .language import undefined_function
+
 #: Positions, offsets and a generic angular frequency: real; w > 0.
 t, k, s = sympy.symbols("t k s", real=True)
 w = sympy.Symbol("omega", positive=True)
@@ -40,7 +42,7 @@ def indexed_function(name: str, **assumptions: bool) -> type:
 
     The components of a vector of symbolic length are such functions of their
     index; ``assumptions`` (``real=True``, ``positive=True``) hold for every
-    value.  SymPy treats the result as any undefined function.
+    value (see :func:`~posenc_math.theorems.language.undefined_function`).
 
     Examples
     --------
@@ -49,11 +51,7 @@ def indexed_function(name: str, **assumptions: bool) -> type:
     >>> sympy.latex(q(j + 1)), q(j).is_real
     ('q_{j + 1}', True)
     """
-
-    def _latex(self, printer, exp=None):
-        text = f"{name}_{{{printer._print(self.args[0])}}}"
-        return f"{text}^{{{exp}}}" if exp else text
-
-    attributes: dict[str, object] = {f"is_{fact}": value for fact, value in assumptions.items()}
-    attributes["_latex"] = _latex
-    return type(name.lstrip("\\"), (sympy.Function,), attributes)
+    unknown = set(assumptions) - {"real", "positive"}
+    if unknown:
+        raise ValueError(f"assumptions must be real= or positive=; got {sorted(unknown)}")
+    return undefined_function(name, real=assumptions.get("real", False), positive=assumptions.get("positive", False))

@@ -25,7 +25,8 @@ from sympy import Add, Mul, Sum, exp, log
 from .. import encodings
 from ..witnesses import alibi as numeric
 from ._common import indexed_function
-from .core import Conclusion, Equal, Fact, Termwise, Theorem, Witness
+from .core import Chain, Conclusion, Equal, Fact, Termwise, Theorem, Witness
+from .language import Definition
 from .registry import register
 
 PAGE = "alibi"
@@ -80,26 +81,39 @@ def _others_not_geometric() -> bool:
     return True
 
 
+#: The exponent p of the head count n = 2^p, a head h, and the head count.
+EXPONENT = sympy.Symbol("p", integer=True, nonnegative=True)
+HEAD = sympy.Symbol("h", integer=True, positive=True)
+#: n = 2^p heads (the hypothesis, as a definition the page shows as n).
+HEADS = Definition("n", (EXPONENT,), 2**EXPONENT, "n")
+#: The start of the paper's code: 2^(-2^(-(log2 n - 3))).
+PAPER_START = Definition("start", (EXPONENT,), 2 ** (-(2 ** (-(log(HEADS(EXPONENT), 2) - 3)))), r"m_1")
+#: The paper's list: slope of head h is start * start^(h - 1).
+PAPER_SLOPE = Definition(
+    "m", (HEAD, EXPONENT), Mul(PAPER_START(EXPONENT), PAPER_START(EXPONENT) ** (HEAD - 1), evaluate=False), r"m_{{{0}}}"
+)
+
+
 @register("alibi-geometric", page=PAGE)
 def alibi_geometric() -> Theorem:
-    n = sympy.Symbol("n", positive=True)
-    h = sympy.Symbol("h", integer=True, positive=True)
-    p = sympy.Symbol("p", integer=True, nonnegative=True)
+    p, h = EXPONENT, HEAD
+    n = HEADS(p)
     slope = 2 ** (-8 * h / n)
-    start = 2 ** (-8 / n)
-    # The paper's code for n = 2^p heads: start = 2^(-2^(-(log2 n - 3))), slopes start * start^i.
-    paper_start = 2 ** (-(2 ** (-(log(2**p, 2) - 3))))
-    paper_list = Mul(start, start ** (h - 1), evaluate=False)
-    ratio = slope.subs(h, h + 1) / slope
-    start_conclusion = Conclusion(paper_start, 2 ** (-8 / 2**p), (p,), where="$n = 2^p$ heads")
-    list_conclusion = Conclusion(
-        paper_list, slope, (h, n), where="head $h = 1, \\dots, n$; at $h = 1$: $m_1 = 2^{-8/n}$"
+    start_conclusion = Conclusion(PAPER_START(p), 2 ** (-8 / n), (p,))
+    list_conclusion = Conclusion(PAPER_SLOPE(h, p), slope, (h, p))
+    ratio = Mul(PAPER_SLOPE(h + 1, p), sympy.Pow(PAPER_SLOPE(h, p), -1, evaluate=False), evaluate=False)
+    ratio_conclusion = Conclusion(ratio, 2 ** (-8 / n), (h, p))
+    start_chain = Chain(
+        PAPER_START(p),
+        [
+            (2 ** (-(2 ** (-(p - 3)))), r"$\log_2 n = \log_2 2^p = p$: here the hypothesis $n = 2^p$ is used"),
+            (start_conclusion.rhs, r"$2^{-(p - 3)} = 8/2^p = 8/n$"),
+        ],
     )
-    ratio_conclusion = Conclusion(ratio, start, (h, n))
     steps = (
-        Equal(paper_start, start_conclusion.rhs, r"$\log_2 2^p = p$, so $2^{-(p - 3)} = 8/2^p$"),
-        Equal(paper_list, slope, r"$2^{-8/n}\, 2^{-8(h-1)/n} = 2^{-8h/n}$"),
-        Equal(ratio, start, r"$2^{-8(h+1)/n} / 2^{-8h/n}$"),
+        start_chain,
+        Equal(PAPER_SLOPE(h, p), slope, r"$2^{-8/n}\, 2^{-8(h-1)/n} = 2^{-8h/n}$"),
+        Equal(ratio, ratio_conclusion.rhs, r"$2^{-8(h+1)/n} / 2^{-8h/n}$"),
         Fact(
             "alibi_slopes(n) is 2^(-8h/n) to within one ulp (bit for bit for n <= 8), with first slope and "
             "neighbour ratios 2^(-8/n), for n = 1, 2, 4, ..., 256",
@@ -130,19 +144,19 @@ def alibi_geometric() -> Theorem:
             2.3e-16,
             licenses="posenc_math.encodings.alibi_slopes",
         ),
-        negative_control=Conclusion(ratio, 2 ** (-1 / n), (h, n)),
+        negative_control=Conclusion(ratio, 2 ** (-1 / n), (h, p)),
         scope="general",
-        scope_note="symbolic in the head h, the head count n > 0 and the exponent p of n = 2^p",
+        scope_note="symbolic in the head h and the exponent p of the head count n = 2^p",
         proof=(
-            "The paper's code starts at $2^{-2^{-(\\log_2 n - 3)}}$ and multiplies by the start each time. For "
+            "The paper's code starts at $m_1 = 2^{-2^{-(\\log_2 n - 3)}}$ and multiplies by $m_1$ each time. For "
             "$n = 2^p$ the start is",
-            steps[0],
+            start_chain,
             "and the list it builds is the geometric sequence",
             steps[1],
             "whose neighbours have the constant ratio",
             steps[2],
         ),
-        lead="ALiBi gives head $h$ of $n$ the slope $m_h = 2^{-8h/n}$.",
+        lead="ALiBi's paper computes the slopes of $n = 2^p$ heads as $m_h = m_1 \\cdot m_1^{h-1}$.",
         remarks=(
             "For other n the slopes are those of the next lower power of two followed by every other slope of "
             "twice that many heads (checked against the paper's recursive code, n = 1 .. 256): not geometric."
@@ -228,7 +242,7 @@ def softmax_shift_invariance() -> Theorem:
             1e-14,
             licenses="posenc_math.encodings.softmax",
         ),
-        negative_control=Conclusion(exp(_difference(c * x_j, c * x_i)), exp(x_j - x_i), (x_j, x_i, c)),
+        negative_control=Conclusion(exp(_difference(x_j + c, x_i)), exp(x_j - x_i), (x_j, x_i, c)),
         scope="general",
         scope_note="symbolic in the row length n, the shift c, the slope m and the positions",
         proof=(

@@ -21,43 +21,41 @@ import math
 
 import numpy as np
 import sympy
-from sympy import Add, Mul, exp, log, pi
+from sympy import Max, Min, Mul, exp, log, pi
 
 from .. import encodings
 from ..witnesses import context_extension as numeric
-from .check import decide_equal
-from .core import Conclusion, Equal, Fact, Holds, Theorem, Witness
+from .core import Conclusion, Equal, Fact, Theorem, Witness
+from .kernel import decide_equal
+from .language import Definition
 from .registry import register
 
 PAGE = "context-extension"
 
 
+#: Base, stretch, even width d >= 4, pair index.
+BASE = sympy.Symbol("b", positive=True)
+STRETCH = sympy.Symbol("s", positive=True)
+WIDTH = sympy.Symbol("d", positive=True, even=True)
+INDEX = sympy.Symbol("i", integer=True, nonnegative=True)
+AT_LEAST_FOUR = sympy.GreaterThan(WIDTH, 4, evaluate=False)
+_base = sympy.Symbol("beta", positive=True)
+#: omega_i(beta) = beta^(-2i/d): the frequency of pair i with base beta.
+FREQUENCY = Definition("omega_base", (INDEX, _base), _base ** (-2 * INDEX / WIDTH), r"\omega_{{{0}}}({1})")
+#: The NTK-aware base b' = b s^(d/(d-2)).
+NTK_BASE = Definition("ntk", (), BASE * STRETCH ** (WIDTH / (WIDTH - 2)), r"b'")
+
+
 # --------------------------------------------------------------------------
 @register("ntk-base", page=PAGE)
 def ntk_base() -> Theorem:
-    b = sympy.Symbol("b", positive=True)
-    s = sympy.Symbol("s", positive=True)
-    # d = 2q + 4 >= 4: SymPy then knows d/(d - 2) is real, so (b^x)^y = b^(xy).
-    q = sympy.Symbol("q", integer=True, nonnegative=True)
-    d = 2 * q + 4
-    i = sympy.Symbol("i", integer=True, nonnegative=True)
-    new = sympy.Symbol("b'", positive=True)
+    b, s, d, i = BASE, STRETCH, WIDTH, INDEX
+    new = NTK_BASE()
+    b_new = sympy.Symbol("b'", positive=True)
     log_new, log_b, log_s = sympy.symbols("beta' beta sigma", real=True)  # logs of b', b, s
-
-    def freq(base, index):
-        return base ** (-2 * index / d)
-
-    def fastest_of(base):
-        """omega_0(base) as written, b^(-2 0 / d), before SymPy turns it into 1."""
-        return sympy.Pow(base, Mul(-2, 0, 1 / d, evaluate=False), evaluate=False)
-
     lowest = d / 2 - 1
-    # The condition on the lowest frequency, after taking logs of both sides.
     condition = -(d - 2) / d * log_new - (-(d - 2) / d * log_b - log_s)
     solved_log = log_b + d / (d - 2) * log_s
-    ntk = b * s ** (d / (d - 2))
-    # omega_i(b') / omega_i(b) = (b'/b)^(-2i/d), as written (SymPy would cancel b at once)
-    ratio = sympy.Pow(Mul(ntk, 1 / b, evaluate=False), -2 * i / d, evaluate=False)
 
     def solved() -> bool:
         solutions = sympy.linsolve([condition], [log_new])
@@ -77,7 +75,6 @@ def ntk_base() -> Theorem:
                     stretched = encodings.rope_frequencies(dim, base=new_base)[0]
                     if stretched[0] != 1.0 or not math.isclose(stretched[-1], default[-1] / scale, rel_tol=1e-13):
                         return False
-                    # dynamic NTK with factor 1 at scale times the trained length is this rule
                     trained = 4096
                     dynamic = encodings.rope_frequencies(
                         dim,
@@ -90,28 +87,44 @@ def ntk_base() -> Theorem:
                         return False
         return True
 
+    hypotheses = (AT_LEAST_FOUR,)
+    slowest = Conclusion(FREQUENCY(lowest, new), FREQUENCY(lowest, b) / s, (b, s, d), assuming=hypotheses)
+    fastest = Conclusion(FREQUENCY(sympy.S.Zero, new), FREQUENCY(sympy.S.Zero, b), (b, s, d), assuming=hypotheses)
+    every = Conclusion(
+        Mul(FREQUENCY(i, new), sympy.Pow(FREQUENCY(i, b), -1, evaluate=False), evaluate=False),
+        s ** (-2 * i / (d - 2)),
+        (b, s, d, i),
+        assuming=hypotheses,
+    )
     steps = (
-        Equal(fastest_of(new), 1, r"$i = 0$: the fastest pair has frequency 1 for every base"),
+        Equal(FREQUENCY(sympy.S.Zero, b_new), 1, r"$i = 0$: the fastest pair has frequency 1 for every base"),
         Equal(
-            sympy.Pow(new, Mul(-2, lowest, 1 / d, evaluate=False), evaluate=False),
-            new ** (-(d - 2) / d),
-            r"$i = d/2 - 1$: the slowest pair",
+            FREQUENCY(lowest, b_new), b_new ** (-(d - 2) / d), r"$i = d/2 - 1$: the slowest pair", assuming=hypotheses
         ),
-        Equal(log(new ** (-(d - 2) / d)), -(d - 2) / d * log(new), "logarithm of the left side"),
-        Equal(log(freq(b, lowest) / s), -(d - 2) / d * log(b) - log(s), "logarithm of the right side"),
+        Equal(
+            log(b_new ** (-(d - 2) / d)), -(d - 2) / d * log(b_new), "logarithm of the left side", assuming=hypotheses
+        ),
+        Equal(
+            log(FREQUENCY(lowest, b) / s),
+            -(d - 2) / d * log(b) - log(s),
+            "logarithm of the right side",
+            assuming=hypotheses,
+        ),
         Fact(
             "linsolve: -(d-2)/d beta' = -(d-2)/d beta - sigma has the one solution "
             "beta' = beta + d/(d-2) sigma (beta = log b, sigma = log s)",
             solved,
             r"solve the condition for $\ln b'$",
         ),
-        Equal(exp(solved_log.subs({log_b: log(b), log_s: log(s)})), ntk, r"$b' = e^{\beta'}$"),
-        Equal(freq(ntk, lowest), freq(b, lowest) / s, r"check: the slowest frequency is divided by $s$"),
-        Equal(fastest_of(ntk), fastest_of(b), "check: the fastest is unchanged"),
+        Equal(exp(log(b) + d / (d - 2) * log(s)), new, r"$b' = e^{\beta'}$", assuming=hypotheses),
+        Equal(slowest.lhs, slowest.rhs, r"check: the slowest frequency is divided by $s$", assuming=hypotheses),
+        Equal(fastest.lhs, fastest.rhs, "check: the fastest is unchanged", assuming=hypotheses),
         Equal(
-            ratio,
-            s ** (-2 * i / (d - 2)),
-            r"every pair: $\omega_i(b') / \omega_i(b) = (b'/b)^{-2i/d} = s^{-2i/(d-2)}$, from 1 down to $1/s$",
+            every.lhs,
+            every.rhs,
+            r"every pair: $\omega_i(b') / \omega_i(b) = (b'/b)^{-2i/d} = s^{-2i/(d-2)}$, "
+            r"from 1 down to $1/s$",
+            assuming=hypotheses,
         ),
         Fact(
             "ntk_aware_base(b, s, d) == b s^(d/(d-2)); rope_frequencies with that base keeps omega_0 = 1 "
@@ -121,11 +134,6 @@ def ntk_base() -> Theorem:
             "the numpy functions",
         ),
     )
-    over = (b, s, q, i)
-    where = r"$d = 2q + 4$ ($d$ even, $d \ge 4$); $b > 0$ the trained base, $s > 0$ the stretch"
-    slowest = Conclusion(freq(ntk, lowest), freq(b, lowest) / s, (b, s, q), where=where)
-    fastest = Conclusion(fastest_of(ntk), fastest_of(b), (b, s, q), where=where)
-    every = Conclusion(ratio, s ** (-2 * i / (d - 2)), over, where=where + "; pair $i$")
     return Theorem(
         id="ntk-base",
         title="The NTK-aware base b s^(d/(d-2)) slows the slowest pair by s and keeps the fastest",
@@ -138,9 +146,9 @@ def ntk_base() -> Theorem:
             1e-14,
             licenses="posenc_math.encodings.ntk_aware_base",
         ),
-        negative_control=Conclusion(freq(b * s, lowest), freq(b, lowest) / s, (b, s, q), where=where),
+        negative_control=Conclusion(FREQUENCY(lowest, b * s), slowest.rhs, (b, s, d), assuming=hypotheses),
         scope="general",
-        scope_note="symbolic in the base b, the stretch s, the width d = 2q + 4 and the pair index i",
+        scope_note="symbolic in the base b, the stretch s, the width d (every even d >= 4) and the pair index i",
         proof=(
             r"With $\omega_i(b) = b^{-2i/d}$ the fastest pair has frequency 1 for every base. Asking the slowest "
             r"to be $s$ times slower and taking logarithms gives a linear equation for $\ln b'$, whose solution "
@@ -150,91 +158,79 @@ def ntk_base() -> Theorem:
             r"and every pair in between is slowed by a power of $s$ between 1 and $s$:",
             steps[8],
         ),
-        lead=r"Pair $i$ of $d/2$ turns with $\omega_i(b) = b^{-2i/d}$.",
+        lead=r"Pair $i$ of $d/2$ turns with $\omega_i(b) = b^{-2i/d}$; the NTK-aware base is $b' = b\,s^{d/(d-2)}$.",
     )
 
 
 # --------------------------------------------------------------------------
+#: YaRN (Peng et al. 2024) as transformers computes it: trained context L, base b (lambda = ln b), width d.
+CONTEXT = sympy.Symbol("L", positive=True)
+TURNS = sympy.Symbol("beta", positive=True)
+PAIR = sympy.Symbol("j", integer=True, nonnegative=True)
+LOW, HIGH = sympy.symbols("j_low j_high", real=True)
+#: j(beta) = d ln(L / (2 pi beta)) / (2 ln b): the pair index at which a pair turns beta times over L
+#: (transformers' find_correction_dim).
+CORRECTION = Definition("j", (TURNS,), WIDTH * log(CONTEXT / (2 * pi * TURNS)) / (2 * log(BASE)), r"j({0})")
+#: The number of turns pair j makes over the trained context: L omega_j / (2 pi).
+TURNS_OF = Definition("turns", (PAIR,), CONTEXT / (2 * pi) * BASE ** (-2 * PAIR / WIDTH), r"\tau_{{{0}}}")
+#: transformers' linear_ramp_factor: clamp((j - low) / (high - low), 0, 1).
+RAMP = Definition("r", (PAIR,), Min(Max((PAIR - LOW) / (HIGH - LOW), 0), 1), r"r({0})")
+#: YaRN's frequency of pair j: omega_j / s r(j) + omega_j (1 - r(j)) (interpolation weighted by the ramp).
+YARN_FREQUENCY = Definition(
+    "omega_yarn",
+    (PAIR,),
+    BASE ** (-2 * PAIR / WIDTH) / STRETCH * RAMP(PAIR) + BASE ** (-2 * PAIR / WIDTH) * (1 - RAMP(PAIR)),
+    r"\omega'_{{{0}}}",
+)
 
 
 @register("yarn-ramp", page=PAGE)
 def yarn_ramp() -> Theorem:
-    context, turns, log_base = sympy.symbols("L beta lambda", positive=True)
-    d = sympy.Symbol("d", positive=True, even=True, integer=True)
+    above_one = sympy.StrictGreaterThan(BASE, 1, evaluate=False)
+    ordered = sympy.StrictLessThan(LOW, HIGH, evaluate=False)
     u = sympy.Symbol("u", nonnegative=True)
-    width, past = sympy.Symbol("delta", positive=True), sympy.Symbol("v", nonnegative=True)
-    freq, stretch, ramp = (
-        sympy.Symbol("omega", positive=True),
-        sympy.Symbol("s", positive=True),
-        sympy.Symbol("r", real=True),
+    over_end = (CONTEXT, TURNS, BASE, WIDTH)
+    turns_at = Mul(CONTEXT / (2 * pi), BASE ** Mul(-2, CORRECTION(TURNS), 1 / WIDTH, evaluate=False), evaluate=False)
+    end = Conclusion(turns_at, TURNS, over_end, assuming=(above_one,))
+    earlier = Mul(CONTEXT / (2 * pi), BASE ** Mul(-2, CORRECTION(TURNS) - u, 1 / WIDTH, evaluate=False), evaluate=False)
+    faster = Conclusion(earlier, TURNS * BASE ** (2 * u / WIDTH), (*over_end, u), assuming=(above_one,))
+    omega_j = BASE ** (-2 * PAIR / WIDTH)
+    keep = Conclusion(
+        YARN_FREQUENCY(PAIR),
+        omega_j,
+        (BASE, WIDTH, STRETCH, LOW, HIGH, PAIR),
+        assuming=(ordered, sympy.LessThan(PAIR, LOW, evaluate=False)),
     )
-    low = sympy.Symbol("j_low", real=True)
-
-    def ramp_end(beta):
-        return d * log(context / (2 * pi * beta)) / (2 * log_base)
-
-    def turns_of(index):
-        """L / lambda_j = L w_j / (2 pi) turns of pair ``index`` over the trained context, w_j = e^(-2 j lambda / d)."""
-        return Mul(
-            context / (2 * pi), exp(Mul(-2, log_base, index, 1 / d, evaluate=False), evaluate=False), evaluate=False
-        )
-
-    over_end = (context, turns, log_base, d)
-    where_end = r"$\omega_j = b^{-2j/d} = e^{-2j\lambda/d}$ with $\lambda = \ln b > 0$; trained context $L$"
-    end = Conclusion(turns_of(ramp_end(turns)), turns, over_end, where=where_end)
-    faster = Conclusion(
-        turns_of(ramp_end(turns) - u), turns * exp(2 * log_base * u / d), (*over_end, u), where=where_end
-    )
-
-    def argument(index):
-        return Mul(Add(index, -low, evaluate=False), 1 / width, evaluate=False)
-
-    where_ramp = r"$j_{\text{low}}$ the ramp's low end, $\delta = j_{\text{high}} - j_{\text{low}} > 0$"
-    # The ramp's argument (j - j_low) / delta at a pair below j_low and above j_high; the Equal steps
-    # compute it from the written form, the conclusions bound the value.
-    below_value = Equal(argument(low - u), -u / width, r"$j - j_{\text{low}} = -u$")
-    above_value = Equal(argument(low + width + past), 1 + past / width, r"$j - j_{\text{low}} = \delta + v$")
-    below = Conclusion(
-        below_value.rhs,
-        sympy.S.Zero,
-        (u, width),
-        relation="<=",
-        where=where_ramp + r"; the ramp's argument $(j - j_{\text{low}})/\delta$ at pair $j = j_{\text{low}} - u$",
-    )
-    above = Conclusion(
-        sympy.S.One,
-        above_value.rhs,
-        (width, past),
-        relation="<=",
-        where=r"the ramp's argument at pair $j = j_{\text{high}} + v$",
-    )
-
-    def blend(weight):
-        return Add(
-            Mul(freq / stretch, weight, evaluate=False),
-            Mul(freq, Add(1, Mul(-1, weight, evaluate=False), evaluate=False), evaluate=False),
-            evaluate=False,
-        )
-
-    keep = Conclusion(blend(0), freq, (freq, stretch), where=r"ramp $r = 0$ (pairs at or below $j_{\text{low}}$)")
     divide = Conclusion(
-        blend(1), freq / stretch, (freq, stretch), where=r"ramp $r = 1$ (pairs at or above $j_{\text{high}}$)"
+        YARN_FREQUENCY(PAIR),
+        omega_j / STRETCH,
+        (BASE, WIDTH, STRETCH, LOW, HIGH, PAIR),
+        assuming=(ordered, sympy.GreaterThan(PAIR, HIGH, evaluate=False)),
     )
-    linear = Conclusion(blend(ramp), freq - ramp * freq * (1 - 1 / stretch), (freq, stretch, ramp))
+    between = Conclusion(
+        YARN_FREQUENCY(PAIR),
+        omega_j * (1 - (PAIR - LOW) / (HIGH - LOW) * (1 - 1 / STRETCH)),
+        (BASE, WIDTH, STRETCH, LOW, HIGH, PAIR),
+        assuming=(ordered, sympy.GreaterThan(PAIR, LOW, evaluate=False), sympy.LessThan(PAIR, HIGH, evaluate=False)),
+    )
     steps = (
-        Equal(end.lhs, end.rhs, r"$e^{-\ln(L / (2 \pi \beta))} = 2 \pi \beta / L$"),
-        Equal(faster.lhs, faster.rhs, r"$u$ pairs faster turn $e^{2 \lambda u / d} > 1$ times more"),
-        below_value,
-        Holds(
-            sympy.LessThan(below.lhs, below.rhs, evaluate=False), r"$u \ge 0$, $\delta > 0$: at most 0, the ramp is 0"
+        Equal(end.lhs, end.rhs, r"$b^{-\ln(L / (2 \pi \beta)) / \ln b} = 2 \pi \beta / L$", assuming=end.assuming),
+        Equal(faster.lhs, faster.rhs, r"$u$ pairs earlier turn $b^{2u/d}$ times more", assuming=faster.assuming),
+        Equal(
+            keep.lhs,
+            keep.rhs,
+            r"$j \le j_{\text{low}}$: the ramp's argument is $\le 0$, so $r(j) = 0$",
+            assuming=keep.assuming,
         ),
-        above_value,
-        Holds(
-            sympy.LessThan(above.lhs, above.rhs, evaluate=False), r"$v \ge 0$, $\delta > 0$: at least 1, the ramp is 1"
+        Equal(
+            divide.lhs,
+            divide.rhs,
+            r"$j \ge j_{\text{high}}$: the argument is $\ge 1$, so $r(j) = 1$",
+            assuming=divide.assuming,
         ),
-        Equal(keep.lhs, keep.rhs, r"$r = 0$: the frequency is kept"),
-        Equal(divide.lhs, divide.rhs, r"$r = 1$: the frequency is divided by $s$"),
-        Equal(linear.lhs, linear.rhs, r"in between: $\omega$ minus $r$ times the full reduction $\omega (1 - 1/s)$"),
+        Equal(
+            between.lhs, between.rhs, r"in between the ramp is its argument: a linear blend", assuming=between.assuming
+        ),
     )
 
     def classes_match() -> bool:
@@ -267,7 +263,7 @@ def yarn_ramp() -> Theorem:
     return Theorem(
         id="yarn-ramp",
         title="YaRN's ramp: the pairs that turn fast keep their frequency, the slow ones divide it by s",
-        conclusions=(end, faster, below, above, keep, divide, linear),
+        conclusions=(end, faster, keep, divide, between),
         steps=all_steps,
         witness=Witness(
             "rope_frequencies(dim, scaling={'rope_type': 'yarn', ...}) vs the 40-digit ramp and frequencies "
@@ -279,32 +275,30 @@ def yarn_ramp() -> Theorem:
             licenses="posenc_math.encodings.rope_frequencies",
         ),
         negative_control=Conclusion(
-            turns_of(d * log(context / turns) / (2 * log_base)), turns, over_end, where=where_end
+            YARN_FREQUENCY(PAIR), omega_j / STRETCH, (BASE, WIDTH, STRETCH, LOW, HIGH, PAIR), assuming=keep.assuming
         ),
         scope="general",
         scope_note=(
-            "symbolic in the context L, the turn count beta, the base (lambda = ln b), the width d and the pair "
-            "offsets; the floor/ceil/clamp of the ends is the library's, compared at 40 digits by the witness"
+            "symbolic in the context L, the turn count beta, the base, the width d, the stretch s, the ramp ends "
+            "and the pair index; the floor/ceil/clamp of the ends is the library's, compared at 40 digits by the "
+            "witness"
         ),
         proof=(
-            r"Pair $j$ turns $L\omega_j / (2\pi)$ times over the trained context. At $j(\beta) = "
-            r"d\ln(L/(2\pi\beta)) / (2\ln b)$ that is exactly $\beta$, and $u$ pairs earlier it is "
-            r"$e^{2\lambda u/d}$ times more:",
+            r"Pair $j$ turns $L\omega_j / (2\pi)$ times over the trained context, $\omega_j = b^{-2j/d}$. At "
+            r"$j(\beta)$ that is exactly $\beta$, and $u$ pairs earlier it is $b^{2u/d}$ times more:",
             steps[0],
             steps[1],
-            r"so YaRN's ends $j_{\text{low}} = j(\beta_{\text{fast}})$ and $j_{\text{high}} = j(\beta_{\text{slow}})$ "
-            r"separate pairs that turn more than $\beta_{\text{fast}}$ times from those that turn fewer than "
-            r"$\beta_{\text{slow}}$ times. Below $j_{\text{low}}$ the ramp's argument is at most 0, above "
-            r"$j_{\text{high}}$ at least 1:",
+            r"so transformers' ends $j_{\text{low}}$ (from $j(\beta_{\text{fast}})$, floored) and "
+            r"$j_{\text{high}}$ (from $j(\beta_{\text{slow}})$, ceiled) separate the pairs that turn more than "
+            r"$\beta_{\text{fast}}$ times from those that turn fewer than $\beta_{\text{slow}}$ times. The ramp "
+            r"then keeps, divides or blends:",
+            steps[2],
             steps[3],
-            steps[5],
-            r"so the clamped ramp is 0 (keep) and 1 (divide) there, and the blend gives",
-            steps[6],
-            steps[7],
+            steps[4],
         ),
         lead=(
-            r"YaRN sets $\omega'_j = \tfrac{\omega_j}{s}\,r(j) + \omega_j\,(1 - r(j))$ with "
+            r"transformers' YaRN sets $\omega'_j = \tfrac{\omega_j}{s}\,r(j) + \omega_j\,(1 - r(j))$ with "
             r"$r(j) = \operatorname{clamp}\bigl(\tfrac{j - j_{\text{low}}}{j_{\text{high}} - j_{\text{low}}},"
-            r" 0, 1\bigr)$."
+            r" 0, 1\bigr)$ (linear_ramp_factor), $j_{\text{low}} < j_{\text{high}}$."
         ),
     )

@@ -1,33 +1,30 @@
-"""Theorems as objects: checked conclusions, checked steps, witnesses, controls.
+"""Theorems as objects: conclusions, steps, witnesses, controls; checked by the kernel.
 
 A :class:`Theorem` states what it asserts as :class:`Conclusion` objects
-(``lhs relation rhs`` for all values of the quantified symbols, whose SymPy
-assumptions are the declared domain).  The statement a reader sees is
-rendered from them, never typed separately.  Verification
-(:func:`verify_theorem`) fails unless
+(``lhs relation rhs`` for all values of the quantified symbols, whose
+declared assumptions are the domain, under the hypotheses ``assuming``).
+The statement a reader sees is printed from them.  This module builds and
+reports; the trusted kernel (:mod:`posenc_math.theorems.kernel`) decides:
 
-- every step is proved: an :class:`Equal` or each ``=`` of a :class:`Chain`
-  by :func:`~posenc_math.theorems.decide_equal` (the residual reduces to
-  exactly 0), a :class:`Termwise` by proving the summands of two sums with
-  the same index and limits equal (the lemma that lets a per-pair identity
-  cover every width), a :class:`Use` by instantiating a conclusion of a
-  theorem listed in ``uses`` at values inside its domain, a :class:`Holds`
-  by SymPy's assumption system, a :class:`Fact` by a computation that
-  returns ``True``;
-- every conclusion is *established* by those steps: an equation when proved
-  equations connect its two sides (structural equality of the endpoints,
-  transitivity), an inequality by a proved :class:`Holds` (or :class:`Use`)
-  of that relation between expressions equal to its sides, a conclusion
-  named by a :class:`Fact` only in a theorem whose scope is not
-  ``"general"``;
-- no step is trivial (its two sides identical before checking), there is at
-  least one checked step, the free symbols of each conclusion are exactly
-  its quantified symbols;
-- the :class:`Witness` (mandatory: 40-digit mpmath against the numpy
-  function the theorem licenses) stays within its tolerance;
-- the negative control, a wrong variant of the theorem's own conclusion, is
-  not proved *and* is shown false at points sampled from its declared
-  domain (or, for a computed control, a :class:`Fact` returns ``False``).
+- every step: an :class:`Equal`, each ``=`` of a :class:`Chain`, a
+  :class:`Termwise`, a :class:`Holds` and the instance of a :class:`Use`
+  (the lemma's conclusion with the substitution applied, re-checked where it
+  is used, not trusted) are decided by :func:`~.kernel.check_step`: two
+  certificates, an exact normal form and interval arithmetic at sampled
+  points, and no condition left that the hypotheses do not imply; a
+  :class:`Fact` by its computation returning ``True``;
+- every conclusion is *established* by those steps
+  (:func:`~.kernel.established`), a conclusion named by a :class:`Fact`
+  only in a theorem whose scope is not ``"general"``;
+- the negative control is a one-change variant of a conclusion, and the
+  kernel refutes it with a certified counterexample
+  (:func:`~.kernel.judge_control`), under the same time bound as any step;
+- the kernel's self-test passed (:func:`~.kernel.self_test`).
+
+Besides, no step may be trivial (its sides identical before checking), the
+free symbols of each conclusion must be its quantified symbols, and the
+:class:`Witness` (40-digit mpmath against the numpy function the theorem
+licenses) must stay within its tolerance.
 
 Examples
 --------
@@ -43,6 +40,8 @@ Examples
 >>> result = verify_theorem(theorem)
 >>> result.status, result.negative_control, result.trivial_steps
 ('verified', 'rejected', 0)
+>>> sorted(result.control_counterexample)
+['a', 'b']
 """
 
 from __future__ import annotations
@@ -54,7 +53,9 @@ from typing import Any
 
 import sympy
 
-from .check import Decision, decide_equal
+from . import kernel
+from .kernel import Decision
+from .printing import latex as _latex
 
 __all__ = [
     "SCOPES",
@@ -75,9 +76,8 @@ __all__ = [
 #: The scope labels, from strongest to weakest.
 SCOPES = ("general", "instances", "computation")
 
-_RELATIONS = {"=": None, "<": "is_positive", "<=": "is_nonnegative", "!=": None}
+_RELATIONS = ("=", "<", "<=", "!=")
 _LATEX_RELATION = {"=": "=", "<": "<", "<=": r"\le", "!=": r"\ne"}
-_SYMPY_RELATION = {"<": sympy.StrictLessThan, "<=": sympy.LessThan, "!=": sympy.Unequality}
 
 
 def _key(expression):
@@ -91,14 +91,23 @@ def _free_symbols(expression) -> set:
     return set(getattr(_key(expression), "free_symbols", set()))
 
 
+def _hypotheses(value, name: str) -> tuple:
+    value = tuple(value)
+    for hypothesis in value:
+        if not isinstance(hypothesis, sympy.core.relational.Relational):
+            raise TypeError(f"{name} must hold SymPy relationals (Lt, Le, Gt, Ge, Ne); got {hypothesis!r}")
+    return value
+
+
 # --------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Conclusion:
-    """``lhs relation rhs`` for all values of the symbols ``over``.
+    """``lhs relation rhs`` for all values of the symbols ``over`` that satisfy ``assuming``.
 
-    The SymPy assumptions of the symbols in ``over`` are the declared
-    domain (real, integer, positive, even, ...); ``where`` adds hypotheses
-    in words (inline ``$math$``) only when they cannot be assumptions.
+    The declared assumptions of the symbols in ``over`` are the domain (real,
+    integer, positive, even, ...); ``assuming`` adds hypotheses the kernel
+    reads (``Lt(j, P)``, ``Gt(b, 1)``: SymPy relationals); ``where`` adds
+    words for the reader only (never a hypothesis).
 
     Examples
     --------
@@ -113,124 +122,62 @@ class Conclusion:
     over: tuple
     relation: str = "="
     where: str = ""
+    assuming: tuple = field(default=(), kw_only=True)
 
     def __post_init__(self):
         if self.relation not in _RELATIONS:
             raise ValueError(f"relation must be one of {', '.join(_RELATIONS)}; got {self.relation!r}")
         if not isinstance(self.over, tuple):
             raise TypeError(f"over must be a tuple of sympy symbols; got {type(self.over).__name__}")
+        object.__setattr__(self, "assuming", _hypotheses(self.assuming, "assuming"))
 
     def latex(self) -> str:
-        """``lhs relation rhs`` as LaTeX."""
-        from .render import latex
-
-        return f"{latex(self.lhs)} {_LATEX_RELATION[self.relation]} {latex(self.rhs)}"
+        """``lhs relation rhs`` as LaTeX, named definitions by their names."""
+        return f"{_latex(self.lhs)} {_LATEX_RELATION[self.relation]} {_latex(self.rhs)}"
 
     def free_symbols(self) -> set:
-        return _free_symbols(self.lhs) | _free_symbols(self.rhs)
-
-
-def _symbolic_matrix(expression) -> bool:
-    """True for a matrix expression with matrix symbols of any size in it."""
-    return isinstance(expression, sympy.MatrixExpr) and bool(expression.atoms(sympy.MatrixSymbol))
-
-
-def _has_sum(expression) -> bool:
-    return isinstance(expression, sympy.Basic) and expression.has(sympy.Sum)
-
-
-def _decide_blocks(lhs, rhs) -> Decision:
-    """Equality of block-matrix expressions with symbolic blocks.
-
-    Both sides go through :func:`sympy.block_collapse` (block products,
-    sums and transposes by the rules of block algebra); they must then
-    agree block by block: structurally for blocks with matrix symbols, by
-    :func:`~posenc_math.theorems.decide_equal` for explicit blocks.
-    """
-    left, right = (sympy.block_collapse(side) for side in (lhs, rhs))
-    if left == right:
-        return Decision(True, sympy.S.Zero, "block algebra")
-    blocks = []
-    for side in (left, right):
-        if isinstance(side, sympy.BlockMatrix):
-            blocks.append(side.blocks)
-        else:
-            blocks.append(None)
-    if blocks[0] is None or blocks[1] is None or blocks[0].shape != blocks[1].shape:
-        return Decision(False, sympy.nan, "undecided: different block structure")
-    for one, other in zip(blocks[0], blocks[1], strict=True):
-        if one == other:
-            continue
-        if _symbolic_matrix(one) or _symbolic_matrix(other):
-            return Decision(False, sympy.nan, f"undecided: blocks {one} and {other} differ")
-        decision = decide_equal(one, other)
-        if not decision.proved:
-            return decision
-    return Decision(True, sympy.S.Zero, "block algebra")
-
-
-def _explicit_values(expressions, rng) -> dict:
-    """A random integer matrix (sizes 1 to 3) for every matrix symbol in ``expressions``."""
-    symbols = sorted(set().union(*(e.atoms(sympy.MatrixSymbol) for e in expressions)), key=str)
-    sizes: dict = {}
-    for symbol in symbols:
-        for dimension in symbol.shape:
-            for size in getattr(dimension, "free_symbols", ()):
-                sizes.setdefault(size, rng.randint(1, 3))
-    matrices = {}
-    for symbol in symbols:
-        rows, cols = (int(sympy.sympify(n).xreplace(sizes)) for n in symbol.shape)
-        matrices[symbol] = sympy.ImmutableMatrix(rows, cols, lambda i, j: rng.randint(-5, 5))
-    return matrices
+        """The free symbols of the sides and the hypotheses."""
+        found = _free_symbols(self.lhs) | _free_symbols(self.rhs)
+        return found.union(*(h.free_symbols for h in self.assuming))
 
 
 # --------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Equal:
-    """One equation ``lhs = rhs``, checked by :func:`~posenc_math.theorems.decide_equal`."""
+    """One equation ``lhs = rhs``, decided by the kernel."""
 
     lhs: Any
     rhs: Any
     why: str
+    assuming: tuple = field(default=(), kw_only=True)
 
     relation = "="
 
     def checks(self):
         yield self
 
-    def decide(self, context=None) -> Decision:
-        if _symbolic_matrix(self.lhs) or _symbolic_matrix(self.rhs):
-            return _decide_blocks(self.lhs, self.rhs)
-        decision = decide_equal(self.lhs, self.rhs)
-        if not decision.proved and any(_has_sum(side) for side in (self.lhs, self.rhs)):
-            # a sum in closed form (SymPy's summation, e.g. sum of 1 over d/2 terms = d/2)
-            summed = decide_equal(*(sympy.sympify(side).doit() for side in (self.lhs, self.rhs)))
-            if summed.proved:
-                return Decision(True, sympy.S.Zero, "summation+" + summed.method)
-        return decision
-
     def sides(self, context=None):
         return self.lhs, "=", self.rhs
 
+    def decide(self, context=None) -> Decision:
+        return kernel.check_step(self.lhs, "=", self.rhs, self.assuming)[0]
+
     def describe(self) -> str:
-        return f"{sympy.sstr(self.lhs)} = {sympy.sstr(self.rhs)}"
+        return f"{_sstr(self.lhs)} = {_sstr(self.rhs)}"
 
 
 @dataclass(frozen=True)
 class Chain:
-    """A chain ``start = e1 = e2 = ...``; ``links`` are ``(expression, why)`` pairs.
-
-    Each ``=`` is checked on its own, so a wrong link is reported by number
-    even when the ends happen to agree.
-    """
+    """A chain ``start = e1 = e2 = ...``; ``links`` are ``(expression, why)`` pairs, each ``=`` checked."""
 
     start: Any
     links: Sequence[tuple[Any, str]]
+    assuming: tuple = field(default=(), kw_only=True)
 
     def checks(self):
         previous = self.start
         for expression, why in self.links:
-            yield Equal(previous, expression, why)
+            yield Equal(previous, expression, why, assuming=self.assuming)
             previous = expression
 
     @property
@@ -240,17 +187,17 @@ class Chain:
 
 @dataclass(frozen=True)
 class Termwise:
-    """Two sums with the same index and limits are equal when their summands are.
+    """Two sums with the same index and limits, equal because their summands are.
 
-    ``lhs_sum`` and ``rhs_sum`` are ``sympy.Sum`` objects (build them
-    unevaluated).  The summands are compared by
-    :func:`~posenc_math.theorems.decide_equal` with the index an integer:
-    a per-pair identity then holds for any number of pairs, however large.
+    Build them unevaluated (``sympy.Sum``).  The kernel reads a sum over a
+    symbolic number of terms as linear in its summand, so the two sums are
+    equal when the summands, for an arbitrary index in range, are.
     """
 
     lhs_sum: Any
     rhs_sum: Any
     why: str
+    assuming: tuple = field(default=(), kw_only=True)
 
     relation = "="
 
@@ -268,91 +215,54 @@ class Termwise:
     def decide(self, context=None) -> Decision:
         for side in (self.lhs_sum, self.rhs_sum):
             if not isinstance(side, sympy.Sum) or len(side.limits) != 1:
-                return Decision(False, sympy.nan, "not a sum over one index: " + sympy.sstr(side))
-        (index, low, high), (other, low2, high2) = self.lhs_sum.limits[0], self.rhs_sum.limits[0]
-        if (index, low, high) != (other, low2, high2):
+                return Decision(False, sympy.nan, "not a sum over one index: " + _sstr(side))
+        if self.lhs_sum.limits != self.rhs_sum.limits:
             return Decision(False, sympy.nan, "the two sums have different indices or limits")
-        # The summands are compared with the index an integer in range: the
-        # index's own assumptions are used only when the range implies them.
-        allowed = {"integer": True, "nonnegative": True} if low.is_nonnegative else {"integer": True}
-        if _declared(index) == allowed:
-            return decide_equal(self.lhs_sum.function, self.rhs_sum.function)
-        term = sympy.Dummy(str(index), **allowed)
-        return decide_equal(
-            self.lhs_sum.function.xreplace({index: term}), self.rhs_sum.function.xreplace({index: term})
-        )
+        return kernel.check_step(self.lhs_sum, "=", self.rhs_sum, self.assuming)[0]
 
     def sides(self, context=None):
         return self.lhs_sum, "=", self.rhs_sum
 
     def describe(self) -> str:
-        return f"{sympy.sstr(self.lhs_sum)} = {sympy.sstr(self.rhs_sum)} (term by term)"
-
-
-def _declared(symbol) -> dict:
-    """The assumptions a symbol was created with, e.g. ``{"integer": True, "nonnegative": True}``."""
-    return {fact: value for fact, value in getattr(symbol, "_assumptions_orig", {}).items() if value is not None}
-
-
-def _domain_violations(symbol, value) -> list[str]:
-    """The assumptions of ``symbol`` that ``value`` is not known to satisfy."""
-    if isinstance(symbol, sympy.MatrixSymbol):
-        shape = getattr(value, "shape", None)
-        return [] if shape is not None else [f"{value} is not a matrix"]
-    problems = []
-    for fact, wanted in sorted(symbol.assumptions0.items()):
-        if wanted is None or fact in ("commutative",):
-            continue
-        have = getattr(sympy.sympify(value), f"is_{fact}", None)
-        if have is not wanted:
-            problems.append(f"{fact}={wanted} (is {have})")
-    return problems
+        return f"{_sstr(self.lhs_sum)} = {_sstr(self.rhs_sum)} (term by term)"
 
 
 @dataclass(frozen=True)
 class Use:
-    """Instantiate conclusion ``conclusion`` of theorem ``theorem_id`` at ``substitution``.
+    """Conclusion ``conclusion`` of theorem ``theorem_id`` at ``substitution``, re-checked at the instance.
 
-    Each substituted symbol must be replaced by an expression SymPy knows to
-    satisfy every assumption of the symbol (so a theorem about real ``t`` is
-    used at real values only).  The instance counts as established; the
-    theorem used must be listed in ``uses`` and must itself verify.
+    The instance (the lemma's sides with the substitution applied, rebuilt
+    without evaluation) is decided by the kernel like any step; the lemma
+    must be listed in ``uses`` and verify too.  ``context`` maps ids to
+    theorems (the registry's ``get``).
     """
 
     theorem_id: str
     substitution: Mapping
     why: str
     conclusion: int = 0
+    assuming: tuple = field(default=(), kw_only=True)
 
     def checks(self):
         yield self
 
     def instance(self, context):
+        if context is None:
+            raise TypeError("a Use needs context= (a map from theorem ids to theorems, e.g. theorems.get)")
         used = context(self.theorem_id).conclusions[self.conclusion]
         mapping = dict(self.substitution)
-        lhs = used.lhs.xreplace(mapping) if hasattr(used.lhs, "xreplace") else used.lhs
-        rhs = used.rhs.xreplace(mapping) if hasattr(used.rhs, "xreplace") else used.rhs
-        return used, lhs, rhs
+        return used, kernel.instantiate(used.lhs, mapping), kernel.instantiate(used.rhs, mapping)
 
     def sides(self, context=None):
-        if context is None:
-            from .registry import get as context
         used, lhs, rhs = self.instance(context)
         return lhs, used.relation, rhs
 
     def decide(self, context=None) -> Decision:
-        if context is None:
-            from .registry import get as context
-        used, _, _ = self.instance(context)
-        problems = []
-        for symbol, value in dict(self.substitution).items():
-            if symbol not in used.over:
-                problems.append(f"{symbol} is not a quantified symbol of {self.theorem_id}")
-                continue
-            problems += [f"{symbol} -> {value}: {p}" for p in _domain_violations(symbol, value)]
-        if problems:
-            return Decision(False, sympy.nan, "outside the domain: " + "; ".join(problems))
-        return Decision(True, sympy.S.Zero, f"instance of {self.theorem_id}")
+        used, lhs, rhs = self.instance(context)
+        strangers = [s for s in dict(self.substitution) if s not in used.over]
+        if strangers:
+            return Decision(False, sympy.nan, f"{', '.join(map(str, strangers))} not quantified in {self.theorem_id}")
+        return kernel.check_step(lhs, used.relation, rhs, self.assuming)[0]
 
     def describe(self) -> str:
         return f"{self.theorem_id} at {self.substitution}"
@@ -360,15 +270,14 @@ class Use:
 
 @dataclass(frozen=True)
 class Holds:
-    """An inequality (``a < b``, ``a <= b``, ``a != b``), decided by SymPy's assumptions.
+    """An inequality (``a < b``, ``a <= b``, ``a != b``): decided by the kernel's rules of signs and intervals.
 
     Build the relational unevaluated (``sympy.Lt(a, b, evaluate=False)``).
-    ``a < b`` holds when ``(b - a).is_positive is True``; ``a <= b`` when it
-    is nonnegative; ``a != b`` when ``(a - b).is_zero is False``.
     """
 
     relational: Any
     why: str
+    assuming: tuple = field(default=(), kw_only=True)
 
     def __post_init__(self):
         if not isinstance(self.relational, (sympy.StrictLessThan, sympy.LessThan, sympy.Unequality)):
@@ -396,34 +305,27 @@ class Holds:
         return self.lhs, self.relation, self.rhs
 
     def decide(self, context=None) -> Decision:
-        gap = self.rhs - self.lhs
-        for form in (gap, sympy.expand(gap)):  # expanding changes the form, not the value
-            known = (
-                form.is_zero is False
-                if self.relation == "!="
-                else getattr(form, str(_RELATIONS[self.relation])) is True
-            )
-            if known:
-                return Decision(True, sympy.S.Zero, "assumptions")
-        return Decision(False, gap, "undecided")
+        return kernel.check_step(self.lhs, self.relation, self.rhs, self.assuming)[0]
 
     def describe(self) -> str:
-        return f"{sympy.sstr(self.lhs)} {self.relation} {sympy.sstr(self.rhs)}"
+        return f"{_sstr(self.lhs)} {self.relation} {_sstr(self.rhs)}"
 
 
 @dataclass(frozen=True)
 class Fact:
     """A claim that is not a symbolic identity, decided by ``check() -> bool``.
 
-    ``check`` must return exactly ``True`` (a plain bool) for the fact to
-    hold.  A Fact establishes a conclusion only when it names it
-    (``establishes=``), and then the theorem's scope cannot be "general".
+    ``check`` must return exactly ``True``.  A Fact establishes a conclusion
+    only when it names it (``establishes=``), and then the theorem's scope
+    cannot be "general".  As a negative control, ``counterexample`` says
+    where the claim fails (shown with the result).
     """
 
     claim: str
     check: Callable[[], object]
     why: str = ""
     establishes: Conclusion | None = None
+    counterexample: Mapping | None = field(default=None, kw_only=True)
 
     def checks(self):
         yield self
@@ -432,13 +334,7 @@ class Fact:
         return None
 
     def decide(self, context=None) -> Decision:
-        outcome = self.check()
-        if not isinstance(outcome, bool):
-            raise TypeError(
-                f"the check of the fact {self.claim!r} returned {type(outcome).__name__} {outcome!r}; "
-                "it must return a bool"
-            )
-        return Decision(outcome, sympy.S.Zero if outcome else outcome, "computation" if outcome else "refuted")
+        return kernel.check_fact(self.claim, self.check, self.establishes)[0]
 
     def describe(self) -> str:
         return self.claim
@@ -464,7 +360,11 @@ class Witness:
 
 @dataclass(frozen=True)
 class Theorem:
-    """A checked, citable statement.  See the module docstring."""
+    """A checked, citable statement.  See the module docstring.
+
+    ``assuming`` holds hypotheses of every conclusion and step (SymPy
+    relationals the kernel reads).
+    """
 
     id: str
     title: str
@@ -478,9 +378,10 @@ class Theorem:
     proof: Sequence[Any] = ()
     lead: str = ""
     remarks: str = ""
-    #: Display only: ``{expression: symbol}`` pairs the page writes as the
-    #: symbol (``b**(-2*i/d)`` as ``omega_i``), with "where symbol = expression".
+    #: Display only: ``{expression: symbol}`` pairs the page writes as the symbol, with "where symbol =
+    #: expression" (prefer a :class:`~posenc_math.theorems.language.Definition`, which the kernel reads).
     notation: Mapping = field(default_factory=dict)
+    assuming: tuple = field(default=(), kw_only=True)
 
     def checks(self) -> list:
         """Every check of the derivation, in order (step numbers start at 1)."""
@@ -507,7 +408,8 @@ class Result:
 
     ``status`` is ``"verified"`` only when every step is proved, every
     conclusion is established, no step is trivial, the witness passed and
-    the negative control was rejected (shown false).
+    the negative control was rejected with a certified counterexample
+    (``control_counterexample``).
     """
 
     id: str
@@ -525,6 +427,7 @@ class Result:
     uses: list = field(default_factory=list)
     failures: list = field(default_factory=list)
     step_results: list = field(default_factory=list)
+    control_counterexample: dict | None = None
 
     @property
     def ok(self) -> bool:
@@ -543,6 +446,7 @@ class Result:
             "negative_control": self.negative_control,
             "uses": list(self.uses),
             "seconds": round(self.seconds, 4),
+            "control_counterexample": self.control_counterexample,
             "scope_note": self.scope_note,
             "witness_error": self.witness_error,
             "witness_tolerance": self.witness_tolerance,
@@ -551,122 +455,12 @@ class Result:
 
 
 # --------------------------------------------------------------------------
-#: Seconds the checker gets to (wrongly) prove a negative control.  A control
-#: is rejected only when it is shown false at sampled points of its domain;
-#: the checker must then not prove it: a checker that says yes to everything
-#: is caught at once, and trying longer to prove what is shown false would
-#: only test the checker's soundness, which its own test suite does.
-CONTROL_TIME_BOUND = 0.002
-
-
-def _checker_proves(lhs, rhs) -> bool:
-    return decide_equal(lhs, rhs, time_bound=CONTROL_TIME_BOUND).proved
-
-
-def _shown_false(lhs, rhs) -> bool:
-    """``lhs = rhs`` fails at a point sampled from the declared domain (the checker's sampler).
-
-    Sums over a symbolic number of terms are first given a sampled number of
-    terms (inside the domain of the symbols in their limits) and written out.
-    """
-    from . import check
-
-    sums = [side.atoms(sympy.Sum) for side in (lhs, rhs) if isinstance(side, sympy.Basic)]
-    limits = {symbol for found in sums for total in found for symbol in _limit_symbols(total)}
-    if not limits:
-        return check.shown_false(lhs, rhs, seeds=(0, 1, 2, 3))
-    for seed in range(4):
-        point = check.small_point(limits, seed)
-        if point is None:
-            return False
-        left, right = (sympy.sympify(side).xreplace(point).doit() for side in (lhs, rhs))
-        if check.shown_false(left, right, seeds=(seed,)):
-            return True
-    return False
-
-
-def _limit_symbols(total) -> set:
-    return {symbol for _, low, high in total.limits for symbol in (low.free_symbols | high.free_symbols)}
-
-
-def _judge_negative_control(control) -> str:
-    """``"rejected"``, ``"accepted"`` or ``"undecided"`` for a (wrong) control.
-
-    Rejected means it is shown false at a point sampled from its declared
-    domain (a Fact: it returns False) *and* the checker does not prove it.
-    A control the checker does not prove but that is not shown false is
-    "undecided": a gap in the checker must not pass for a refusal.
-    """
-    from .check import numeric_value
-
-    if isinstance(control, Fact):
-        return "rejected" if control.decide().proved is False else "accepted"
-    if not isinstance(control, Conclusion):
-        raise TypeError(f"a negative control is a Conclusion or a Fact; got {type(control).__name__}")
-    if control.free_symbols() != set(control.over):
-        return "undecided"
-    if control.relation == "=" and (_symbolic_matrix(control.lhs) or _symbolic_matrix(control.rhs)):
-        if _decide_blocks(control.lhs, control.rhs).proved:
-            return "accepted"
-        import random
-
-        for seed in range(4):
-            values = _explicit_values((control.lhs, control.rhs), random.Random(seed))
-            try:
-                left, right = (
-                    sympy.Matrix(sympy.block_collapse(side.xreplace(values)).as_explicit())
-                    for side in (control.lhs, control.rhs)
-                )
-            except (ValueError, TypeError, sympy.ShapeError):
-                continue
-            if left.shape == right.shape and left != right:
-                return "rejected"
-        return "undecided"
-    if control.relation == "=":
-        if not _shown_false(control.lhs, control.rhs):
-            return "accepted" if _checker_proves(control.lhs, control.rhs) else "undecided"
-        return "accepted" if _checker_proves(control.lhs, control.rhs) else "rejected"
-    if Holds(_SYMPY_RELATION[control.relation](control.lhs, control.rhs, evaluate=False), "").decide().proved:
-        return "accepted"
-    for seed in range(4):
-        value = numeric_value(control.rhs - control.lhs, seed)
-        if value is None or abs(value.imag) > 1e-12:
-            continue
-        if (control.relation == "<" and value.real <= 1e-12) or (control.relation == "<=" and value.real < -1e-12):
-            return "rejected"
-        if control.relation == "!=" and abs(value) < 1e-25:
-            return "rejected"
-    return "undecided"
-
-
-class _Classes:
-    """Union-find over expressions: which sides are proved equal."""
-
-    def __init__(self):
-        self.parent: dict = {}
-
-    def find(self, item):
-        item = _key(item)
-        self.parent.setdefault(item, item)
-        while self.parent[item] != item:
-            self.parent[item] = self.parent[self.parent[item]]
-            item = self.parent[item]
-        return item
-
-    def union(self, a, b) -> None:
-        self.parent[self.find(a)] = self.find(b)
-
-    def same(self, a, b) -> bool:
-        return self.find(a) == self.find(b)
-
-
-def _established(conclusion: Conclusion, equal: _Classes, relations: list) -> bool:
-    if conclusion.relation == "=":
-        return _key(conclusion.lhs) == _key(conclusion.rhs) or equal.same(conclusion.lhs, conclusion.rhs)
-    return any(
-        relation == conclusion.relation and equal.same(lhs, conclusion.lhs) and equal.same(rhs, conclusion.rhs)
-        for lhs, relation, rhs in relations
-    )
+def _sstr(expression) -> str:
+    """A printed side that never raises (SymPy's printer refuses integers of more than 4300 digits)."""
+    try:
+        return sympy.sstr(expression)
+    except (ValueError, RecursionError):
+        return f"<{type(expression).__name__} too large to print>"
 
 
 def _cycle_through(theorem: Theorem, context) -> list[str] | None:
@@ -686,6 +480,10 @@ def _cycle_through(theorem: Theorem, context) -> list[str] | None:
             continue
         stack += [(used, [*path, used]) for used in following]
     return None
+
+
+def _no_context(theorem_id: str) -> Theorem:
+    raise KeyError(f"{theorem_id!r}: no registry given (pass context=, e.g. posenc_math.theorems.get)")
 
 
 def _structure_failures(theorem: Theorem, context) -> list[str]:
@@ -732,12 +530,6 @@ def _structure_failures(theorem: Theorem, context) -> list[str]:
     return failures
 
 
-def _default_context(theorem_id: str) -> Theorem:
-    from .registry import get
-
-    return get(theorem_id)
-
-
 def _witness_outcome(theorem: Theorem, witness_values: Mapping[str, float | str] | None) -> float | str:
     """The witness's largest error, or why it failed (``"ExceptionType: message"``).
 
@@ -758,19 +550,45 @@ def _witness_outcome(theorem: Theorem, witness_values: Mapping[str, float | str]
         return f"{type(error).__name__}: {error}"
 
 
+def _check(check, hypotheses: tuple, context) -> tuple[Decision, Any, tuple | None]:
+    """The kernel's decision on one check, its certificate, and the sides it relates."""
+    if isinstance(check, Fact):
+        decision, certificate = kernel.check_fact(check.claim, check.check, check.establishes)
+        return decision, certificate, None
+    if isinstance(check, Termwise):  # the shape comes first: two sums over one index, same limits
+        for side in (check.lhs_sum, check.rhs_sum):
+            if not isinstance(side, sympy.Sum) or len(side.limits) != 1:
+                return Decision(False, sympy.nan, "not a sum over one index: " + _sstr(side)), None, None
+        if check.lhs_sum.limits != check.rhs_sum.limits:
+            return Decision(False, sympy.nan, "the two sums have different indices or limits"), None, None
+    if isinstance(check, Use):
+        used, lhs, rhs = check.instance(context)
+        strangers = [s for s in dict(check.substitution) if s not in used.over]
+        if strangers:
+            reason = f"{', '.join(map(str, strangers))} not quantified in {check.theorem_id}"
+            return Decision(False, sympy.nan, reason), None, None
+        sides = (lhs, used.relation, rhs)
+    else:
+        sides = check.sides(context)
+    lhs, relation, rhs = sides
+    decision, certificate = kernel.check_step(lhs, relation, rhs, (*hypotheses, *check.assuming))
+    return decision, certificate, sides
+
+
 def verify_theorem(
     theorem: Theorem,
     *,
     context: Callable[[str], Theorem] | None = None,
     witness_values: Mapping[str, float | str] | None = None,
 ) -> Result:
-    """Check ``theorem``: steps, conclusions, witness and negative control.
+    """Check ``theorem``: kernel self-test, steps, conclusions, witness and negative control.
 
-    ``context`` maps a theorem id to the theorem (default: the registry); it
-    resolves ``uses``.  A failing step is reported with its number, both
-    sides and the residual.  ``witness_values`` (theorem id -> largest error,
-    from :func:`posenc_math.witnesses.compute`, perhaps in another process)
-    stand in for computing the witness here, when it is the registered one.
+    ``context`` maps a theorem id to the theorem; it resolves ``uses``
+    (``posenc_math.theorems.verify_theorem`` passes the registry's).  A
+    failing step is reported with its number, both sides and the residual.
+    ``witness_values`` (theorem id -> largest error, from
+    :func:`posenc_math.witnesses.compute`, perhaps in another process) stand
+    in for computing the witness here, when it is the registered one.
 
     Examples
     --------
@@ -780,56 +598,70 @@ def verify_theorem(
     >>> wrong = Theorem(
     ...     "demo", "demo", (goal,),
     ...     (Chain(sin(a + b), [(sin(a) * cos(b) - cos(a) * sin(b), "sign flipped")]),),
-    ...     Witness("-", lambda: 0.0, 0.0), Conclusion(sin(a), cos(a), over=(a,)))
+    ...     Witness("-", lambda: 0.0, 0.0), Conclusion(sin(a + b), cos(a) * sin(b), over=(a, b)))
     >>> result = verify_theorem(wrong)
     >>> result.status, result.negative_control
     ('failed', 'rejected')
     >>> print(result.failures[0])  # doctest: +ELLIPSIS
-    step 1 (sign flipped): sin(a + b) = sin(a)*cos(b) - sin(b)*cos(a); residual ...
+    step 1 (sign flipped): sin(a + b) = sin(a)*cos(b) - sin(b)*cos(a); ... [counterexample]
     """
-    context = context or _default_context
+    context = context or _no_context
     started = time.perf_counter()
-    failures, step_results = [], []
+    failures, step_results, certificates = [], [], []
     checks = theorem.checks()
-    equal, relations, by_fact = _Classes(), [], []
+    broken_kernel = kernel.self_test()
+    if broken_kernel:  # a kernel that proves a false identity certifies nothing: no step is run
+        return Result(
+            id=theorem.id,
+            title=theorem.title,
+            status="failed",
+            scope=theorem.scope,
+            scope_note=theorem.scope_note,
+            steps=len(checks),
+            trivial_steps=0,
+            seconds=time.perf_counter() - started,
+            negative_control="undecided",
+            witness="failed",
+            witness_error=None,
+            witness_tolerance=theorem.witness.tolerance if isinstance(theorem.witness, Witness) else None,
+            uses=list(theorem.uses),
+            failures=[f"kernel self-test failed: {failure}" for failure in broken_kernel],
+        )
+    hypotheses = tuple(theorem.assuming)
     trivial = 0
     for number, check in enumerate(checks, start=1):
-        sides = None
         try:
-            sides = check.sides(context)
+            sides = check.sides(context) if not isinstance(check, Fact) else None
             if sides is not None and _key(sides[0]) == _key(sides[2]):
                 trivial += 1
-                decision = Decision(False, sympy.S.Zero, "trivial: both sides identical before checking")
+                decision, certificate = (
+                    Decision(False, sympy.S.Zero, "trivial: both sides identical before checking"),
+                    None,
+                )
             else:
-                decision = check.decide(context)
+                decision, certificate, sides = _check(check, hypotheses, context)
         except Exception as error:  # a crash in a check is a failure, said as such
-            decision = Decision(False, f"{type(error).__name__}: {error}", "error")
-        residual = "0" if decision.proved else sympy.sstr(decision.residual)
+            decision, certificate = Decision(False, f"{type(error).__name__}: {error}", "error"), None
+        residual = "0" if decision.proved else _sstr(decision.residual)
         claim = "" if decision.proved else check.describe()
         why = getattr(check, "why", "")
         step_results.append(StepResult(number, claim, why, decision.proved, decision.method, residual))
-        if not decision.proved:
+        if certificate is None:
             where = f" at {decision.where}" if decision.where else ""
             failures.append(f"step {number} ({why}): {claim}; residual{where} {residual} [{decision.method}]")
             continue
-        if isinstance(check, Fact):
-            if check.establishes is not None:
-                by_fact.append(check.establishes)
-        elif sides is not None:
-            lhs, relation, rhs = sides
-            if relation == "=":
-                equal.union(lhs, rhs)
-            else:
-                relations.append((lhs, relation, rhs))
+        certificates.append(certificate)
     if not checks:
         failures.append("no checked step: a theorem with nothing checked does not verify")
     if trivial:
         failures.append(f"{trivial} trivial step(s): both sides identical before checking")
     failures[:0] = _structure_failures(theorem, context)
+    facts = [c.establishes for c in certificates if c.relation == "fact" and c.establishes is not None]
     for number, conclusion in enumerate(theorem.conclusions, start=1):
-        if _established(conclusion, equal, relations):
+        allowed = (*hypotheses, *conclusion.assuming)
+        if kernel.established(conclusion.lhs, conclusion.relation, conclusion.rhs, allowed, certificates):
             continue
-        if any(conclusion is named for named in by_fact):
+        if any(conclusion is named for named in facts):
             if theorem.scope == "general":
                 failures.append(f"conclusion {number} rests on a computed fact, so the scope cannot be 'general'")
             continue
@@ -848,15 +680,7 @@ def verify_theorem(
                     f"witness: largest error {witness_error:.3g} exceeds {theorem.witness.tolerance:.3g} "
                     f"({theorem.witness.description})"
                 )
-    try:
-        negative = _judge_negative_control(theorem.negative_control)
-    except Exception as error:
-        negative = "crashed"
-        failures.append(f"negative control crashed: {type(error).__name__}: {error}")
-    if negative == "accepted":
-        failures.append("negative control accepted: the checker proved a statement that should be false")
-    elif negative == "undecided":
-        failures.append("negative control not refuted: not proved, but not shown false on its domain either")
+    negative, counterexample = _judge_control(theorem, hypotheses, failures)
     return Result(
         id=theorem.id,
         title=theorem.title,
@@ -873,4 +697,33 @@ def verify_theorem(
         uses=list(theorem.uses),
         failures=failures,
         step_results=step_results,
+        control_counterexample=counterexample,
     )
+
+
+def _judge_control(theorem: Theorem, hypotheses: tuple, failures: list) -> tuple[str, dict | None]:
+    control = theorem.negative_control
+    try:
+        if isinstance(control, Fact):
+            outcome = control.check()
+            if outcome is False:
+                return "rejected", dict(control.counterexample or {"claim": control.claim})
+            failures.append("negative control accepted: the computed fact that should be false holds")
+            return "accepted", None
+        if not isinstance(control, Conclusion):
+            raise TypeError(f"a negative control is a Conclusion or a Fact; got {type(control).__name__}")
+        conclusions = [(c.lhs, c.relation, c.rhs, (*hypotheses, *c.assuming)) for c in theorem.conclusions]
+        verdict, counterexample, why = kernel.judge_control(
+            control.lhs, control.relation, control.rhs, (*hypotheses, *control.assuming), conclusions
+        )
+    except Exception as error:
+        failures.append(f"negative control crashed: {type(error).__name__}: {error}")
+        return "crashed", None
+    if verdict == "accepted":
+        failures.append("negative control accepted: the checker proved a statement that should be false")
+    elif verdict == "undecided":
+        failures.append(f"negative control not refuted: no certified counterexample ({why})")
+    elif verdict == "not a variant":
+        failures.append(f"negative control is not a variant of a conclusion: {why}")
+        verdict = "undecided"
+    return verdict, counterexample

@@ -10,32 +10,36 @@ Examples
 from __future__ import annotations
 
 import sympy
-from sympy import cos, sin
+from sympy import BlockMatrix, MatMul, Matrix, Transpose, cos, sin
 
 from ..witnesses import layouts as numeric
-from ._common import s, t
+from ._common import t
 from .core import Chain, Conclusion, Equal, Theorem, Witness
+from .language import BlockDiagonal, Definition, Stacked
 from .registry import register
-from .translation import BASE, INDEX, OMEGA_I, WIDTH, omega
+from .sinusoidal import OMEGA_T2T
+from .translation import BASE, INDEX, OMEGA, PE, WIDTH
+
+_base = sympy.Symbol("beta", positive=True)
+#: The paper's frequency of pair i with base beta: beta^(-2i/d).
+FREQUENCY = Definition("omega_base", (INDEX, _base), _base ** (-2 * INDEX / WIDTH), r"\omega_{{{0}}}({1})")
 
 PAGE = "layouts"
 
 
 @register("spacing-relation", page=PAGE)
 def spacing_relation() -> Theorem:
-    # d = 2q + 4 >= 4: SymPy then knows d/(d - 2) is real, so (b^x)^y = b^(xy).
-    q = sympy.Symbol("q", integer=True, nonnegative=True)
-    d = 2 * q + 4
-    m = d / 2
-    new_base = BASE ** (d / (d - 2))
-    start = sympy.Pow(new_base, -2 * INDEX / d, evaluate=False)
-    goal = Conclusion(start, BASE ** (-INDEX / (m - 1)), over=(BASE, q, INDEX))
+    at_least_four = sympy.GreaterThan(WIDTH, 4, evaluate=False)
+    new_base = BASE ** (WIDTH / (WIDTH - 2))
+    start = FREQUENCY(INDEX, new_base)
+    goal = Conclusion(start, OMEGA_T2T(INDEX), over=(BASE, WIDTH, INDEX), assuming=(at_least_four,))
     chain = Chain(
         start,
         [
-            (BASE ** (-2 * INDEX / (d - 2)), "power of a power"),
+            (BASE ** (-2 * INDEX / (WIDTH - 2)), "power of a power"),
             (goal.rhs, r"$d - 2 = 2 (d/2 - 1)$"),
         ],
+        assuming=(at_least_four,),
     )
 
     return Theorem(
@@ -49,35 +53,53 @@ def spacing_relation() -> Theorem:
             1e-11,
             licenses="posenc_math.encodings.sinusoidal",
         ),
-        negative_control=Conclusion(sympy.Pow(BASE, -2 * INDEX / d, evaluate=False), goal.rhs, over=(BASE, q, INDEX)),
+        negative_control=Conclusion(
+            FREQUENCY(INDEX, BASE), goal.rhs, over=(BASE, WIDTH, INDEX), assuming=(at_least_four,)
+        ),
         proof=(chain,),
         lead=(
-            r"For every base $b > 0$, pair index $i \ge 0$ and even width $d = 2q + 4 \ge 4$, the paper's "
-            r"frequency with base $b^{d/(d-2)}$ is tensor2tensor's frequency with base $b$:"
+            r"For every base $b > 0$, pair index $i \ge 0$ and even width $d \ge 4$, the paper's frequency "
+            r"$\omega_i(b) = b^{-2i/d}$ with base $b^{d/(d-2)}$ is tensor2tensor's frequency with base $b$:"
         ),
     )
 
 
+#: The fixed permutation: row i of the first half takes coordinate 2i, row i of the second half 2i + 1.
+PERMUTATION = Definition(
+    "Pi",
+    (),
+    BlockMatrix(
+        [[BlockDiagonal(INDEX, WIDTH / 2, Matrix([[1, 0]]))], [BlockDiagonal(INDEX, WIDTH / 2, Matrix([[0, 1]]))]]
+    ),
+    r"\Pi",
+)
+#: The split layout: the sines of all pairs, then their cosines.
+PE_SPLIT = Definition(
+    "PE_split",
+    (t,),
+    BlockMatrix(
+        [
+            [Stacked(INDEX, WIDTH / 2, Matrix([sin(OMEGA(INDEX) * t)]))],
+            [Stacked(INDEX, WIDTH / 2, Matrix([cos(OMEGA(INDEX) * t)]))],
+        ]
+    ),
+    r"\mathrm{{PE}}_{{\mathrm{{split}}}}({0})",
+)
+
+
 @register("layout-permutation", page=PAGE)
 def layout_permutation() -> Theorem:
-    f = omega()
-    # The split layout lists the sines of all pairs, then the cosines; the
-    # interleaved layout lists pair by pair.  The dot product of two rows is
-    # the sum of the products of matching entries in either order.
-    split = sympy.Add(
-        sympy.Sum(sin(f * t) * sin(f * s), (INDEX, 0, WIDTH / 2 - 1)),
-        sympy.Sum(cos(f * t) * cos(f * s), (INDEX, 0, WIDTH / 2 - 1)),
-        evaluate=False,
+    permuted = Conclusion(PE_SPLIT(t), MatMul(PERMUTATION(), PE(t)), over=(BASE, WIDTH, t))
+    orthogonal = Conclusion(MatMul(Transpose(PERMUTATION()), PERMUTATION()), sympy.Identity(WIDTH), over=(WIDTH,))
+    steps = (
+        Equal(permuted.lhs, permuted.rhs, r"row $i$ of $\Pi$ picks the sine of pair $i$, row $d/2 + i$ its cosine"),
+        Equal(orthogonal.lhs, orthogonal.rhs, r"each coordinate is picked by exactly one row"),
     )
-    interleaved = sympy.Sum(sin(f * t) * sin(f * s) + cos(f * t) * cos(f * s), (INDEX, 0, WIDTH / 2 - 1))
-    goal = Conclusion(split, interleaved, over=(BASE, WIDTH, t, s))
-    step = Equal(split, interleaved, "two sums over the same pairs are one sum of the two terms")
-
     return Theorem(
         id="layout-permutation",
         title="The split layout is the interleaved one with permuted columns",
-        conclusions=(goal,),
-        steps=(step,),
+        conclusions=(permuted, orthogonal),
+        steps=steps,
         witness=Witness(
             "sinusoidal(layout='split') column i = sin(t omega_i), column d/2 + i = cos(t omega_i) at 40 digits, "
             "every even d to 16, and 32, 64, 128",
@@ -85,21 +107,17 @@ def layout_permutation() -> Theorem:
             1e-12,
             licenses="posenc_math.encodings.sinusoidal",
         ),
-        notation={omega(): OMEGA_I},
-        negative_control=Conclusion(
-            split,
-            sympy.Sum(sin(f * t) * cos(f * s) + cos(f * t) * sin(f * s), (INDEX, 0, WIDTH / 2 - 1)),
-            over=(BASE, WIDTH, t, s),
-        ),
+        negative_control=Conclusion(PE_SPLIT(t), MatMul(Transpose(PERMUTATION()), PE(t)), over=(BASE, WIDTH, t)),
+        scope="general",
+        scope_note="symbolic in the base, the position and the width d (every even d)",
         proof=(
-            r"Column $2i$ of the interleaved layout is column $i$ of the split layout and column $2i+1$ is column "
-            r"$d/2 + i$: a permutation $P$ of the columns, so $\mathrm{PE}_{\text{split}} = "
-            r"\mathrm{PE}_{\text{interleaved}}\,P$. A dot product sums the same products in another order:",
-            step,
+            r"$\Pi$ has 0/1 entries and $\Pi^\top \Pi = I$, so it is a permutation matrix; it takes the "
+            r"interleaved encoding to the split one:",
+            *steps,
+            r"So dot products, norms and distances, which a permutation keeps, are the same in both layouts.",
         ),
         lead=(
-            r"The split layout puts $\sin\omega_i t$ in column $i$ and $\cos\omega_i t$ in column $d/2 + i$; the "
-            r"interleaved one in columns $2i$ and $2i+1$. For every even width $d$, base $b$ and positions $t, s$ "
-            r"the dot products agree (so do norms and distances):"
+            r"The interleaved layout $\mathrm{PE}(t)$ puts $\sin\omega_i t$ and $\cos\omega_i t$ in coordinates "
+            r"$2i$ and $2i+1$; the split layout in $i$ and $d/2 + i$. For every even width $d$:"
         ),
     )

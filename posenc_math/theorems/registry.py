@@ -12,9 +12,20 @@ import functools
 from collections.abc import Callable, Iterable, Mapping
 
 from ..witnesses import MODULES as WITNESS_MODULES
-from .core import Result, Theorem, verify_theorem
+from . import core, kernel
+from .core import Result, Theorem
 
-__all__ = ["all_theorems", "dependencies", "get", "ids", "page_of", "register", "verify", "verify_one"]
+__all__ = [
+    "all_theorems",
+    "dependencies",
+    "get",
+    "ids",
+    "page_of",
+    "register",
+    "verify",
+    "verify_one",
+    "verify_theorem",
+]
 
 _BUILDERS: dict[str, Callable[[], Theorem]] = {}
 _PAGES: dict[str, str] = {}
@@ -131,6 +142,22 @@ def _closure(wanted: list[str]) -> list[str]:
     return [theorem_id for theorem_id in ids() if theorem_id in needed]
 
 
+def verify_theorem(
+    theorem: Theorem,
+    *,
+    context: Callable[[str], Theorem] | None = None,
+    witness_values: Mapping[str, float | str] | None = None,
+) -> Result:
+    """``posenc_math.theorems.core.verify_theorem``, resolving ``uses`` in the registry by default.
+
+    Examples
+    --------
+    >>> verify_theorem(get("shift-block")).status
+    'verified'
+    """
+    return core.verify_theorem(theorem, context=context or get, witness_values=witness_values)
+
+
 def _verify_ids(theorem_ids: list[str], witness_values: Mapping[str, float | str] | None = None) -> list[Result]:
     return [verify_theorem(get(theorem_id), witness_values=witness_values) for theorem_id in theorem_ids]
 
@@ -185,6 +212,7 @@ def verify(
     """
     known = ids()
     wanted = known if theorem_ids is None else list(theorem_ids)
+    kernel.self_test()  # once, before any worker starts: every theorem fails if it does
     for theorem_id in wanted:
         if theorem_id not in known:
             get(theorem_id)  # raises KeyError naming the known ids

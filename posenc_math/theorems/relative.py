@@ -9,10 +9,10 @@ Transformer-XL's and DeBERTa's relative-score properties are proved
 symbolically.  Transformer-XL's position terms are a sum over the ``h``
 sinusoid pairs of its relative encoding, with the projected weights and the
 frequencies as undefined functions of the pair index, so the proof holds
-for every width.  DeBERTa's clipped index is :class:`ClippedIndex`, shown as
-``delta(i, j)``; the checker unfolds it (SymPy's ``expand``) into
-``min(max(i - j + k, 0), 2k - 1)``, the library's ``np.clip``, and SymPy's
-assumptions decide the ``min`` and ``max``.
+for every width.  DeBERTa's clipped index is the definition :data:`DELTA`,
+``delta(i, j) = min(max(i - j + k, 0), 2k - 1)`` (the library's ``np.clip``);
+the kernel reads ``min`` and ``max`` by its rules of signs, under each
+conclusion's hypotheses (``i - j >= k``, ...).
 
 Examples
 --------
@@ -20,21 +20,20 @@ Examples
 >>> get("t5-buckets").scope, get("deberta-relative").scope
 ('computation', 'general')
 >>> i, j = sympy.symbols("i j", integer=True)
->>> ClippedIndex(i, j, K).expand()
+>>> DELTA(i, j).unfolded()
 Min(2*k - 1, Max(0, i - j + k))
->>> ClippedIndex(7, 1, 4)  # i - j = 6 >= k: the last of the 2k rows
-7
 """
 
 from __future__ import annotations
 
 import numpy as np
 import sympy
-from sympy import Abs, Add, Function, Max, Min, Mul, Sum, cos, sin
+from sympy import Add, Max, Min, Mul, Sum, cos, sin
 
 from ..witnesses import relative as numeric
 from ._common import indexed_function
 from .core import Chain, Conclusion, Equal, Fact, Termwise, Theorem, Witness
+from .language import Definition, undefined_function
 from .registry import register
 
 PAGE = "relative"
@@ -119,35 +118,43 @@ def _bidirectional_middle_unused() -> bool:
 @register("t5-buckets", page=PAGE)
 def t5_buckets() -> Theorem:
     r = sympy.Symbol("r", integer=True)
-    bucket = Function("bucket")
-    encoder = Function("bucket_enc")
+    n = sympy.Symbol("n", integer=True, positive=True)
+    distance = sympy.Symbol("D", integer=True, positive=True)
+    bucket = undefined_function("bucket", real=True, latex=r"\operatorname{bucket}")
+    encoder = undefined_function("bucket_enc", real=True, latex=r"\operatorname{bucket}^{\mathrm{enc}}")
     configs = (
-        r"every configuration with $B \in \{8, 16, 32, 64, 128\}$ buckets and max distance "
-        r"$D \in \{32, 64, 128, 256, 1024\}$ ($D > n/2$), both directions; $n = B/2$ (bidirectional) or $B$; "
-        r"$r$ = key $-$ query with $|r| \le 4D$, and $|r| = 2^{20}, 2^{31}, 2^{40}, 2^{62}, 2^{63} - 1$, $r = -2^{63}$"
+        r"checked for every configuration with $B \in \{8, 16, 32, 64, 128\}$ buckets and max distance "
+        r"$D \in \{32, 64, 128, 256, 1024\}$ ($D > n/2$), both directions, $n = B/2$ (bidirectional) or $B$ "
+        r"buckets per side; at $|r| \le 4D$ and $|r| = 2^{20}, 2^{31}, 2^{40}, 2^{62}, 2^{63} - 1$, $r = -2^{63}$"
     )
     exact = Conclusion(
         bucket(r),
-        Abs(r),
-        (r,),
-        where=r"$r \le 0$, $|r| < n/2$ (bidirectionally also $0 < r < n/2$, in bucket $r + B/2$); no other "
-        r"offset shares the bucket, except that the decoder's bucket 0 also takes every $r > 0$. Checked for "
-        + configs,
+        -r,
+        (r, n),
+        where=r"$r$ = key $-$ query; no other offset shares the bucket; " + configs,
+        assuming=(sympy.LessThan(r, 0, evaluate=False), sympy.StrictLessThan(-r, n / 2, evaluate=False)),
+    )
+    after = Conclusion(
+        bucket(r),
+        r + n,
+        (r, n),
+        where="bidirectional configurations; no other offset shares the bucket",
+        assuming=(sympy.StrictGreaterThan(r, 0, evaluate=False), sympy.StrictLessThan(r, n / 2, evaluate=False)),
     )
     saturated = Conclusion(
         bucket(r),
-        sympy.Symbol("n", integer=True, positive=True) - 1,
-        (r, sympy.Symbol("n", integer=True, positive=True)),
-        where=r"$r \le -D$ (bidirectionally, $r \ge D$ gives $2n - 1$); buckets never decrease with $|r|$; the "
-        r"same configurations and offsets",
+        n - 1,
+        (r, n, distance),
+        where=r"buckets never decrease with $|r|$ (bidirectionally, $r \ge D$ gives $2n - 1$); the same configurations",
+        assuming=(sympy.LessThan(r, -distance, evaluate=False),),
     )
     unused = Conclusion(
         encoder(r),
         sympy.Integer(16),
         (r,),
         relation="!=",
-        where=r"T5's encoder: bidirectional, $B = 32$, $D = 128$; every offset (by the saturation above); "
-        r"bidirectionally bucket $B/2$ is never used for every configuration checked",
+        where=r"T5's encoder: bidirectional, $B = 32$, $D = 128$; every integer $r$ (by the saturation above); "
+        r"bidirectionally bucket $B/2$ is never used, for every configuration checked",
     )
     standard = Fact(
         "T5 32/128: the encoder uses every bucket but 16, the decoder all 32; the last bucket starts at "
@@ -155,15 +162,17 @@ def t5_buckets() -> Theorem:
         _standard_usage,
         "so 'saturates at max_distance' understates it: 91..127 already share the last bucket",
     )
+    exact_check = Fact(
+        "exact buckets: |r| < num_buckets/4 (bidirectional) or -r < num_buckets/2 (unidirectional) "
+        "gets bucket |r| (+ num_buckets/2 for r > 0), and no other offset shares it (the decoder's "
+        "bucket 0 also takes every future key r > 0)",
+        _exact_buckets,
+        "every listed configuration, every offset |r| <= 4 max_distance",
+        establishes=exact,
+    )
     steps = (
-        Fact(
-            "exact buckets: |r| < num_buckets/4 (bidirectional) or -r < num_buckets/2 (unidirectional) "
-            "gets bucket |r| (+ num_buckets/2 for r > 0), and no other offset shares it (the decoder's "
-            "bucket 0 also takes every future key r > 0)",
-            _exact_buckets,
-            "every listed configuration, every offset |r| <= 4 max_distance",
-            establishes=exact,
-        ),
+        exact_check,
+        Fact(exact_check.claim, _exact_buckets, "the keys after the query, bidirectionally", establishes=after),
         Fact(
             "buckets never decrease with the distance, and from max_distance on every offset is in the last "
             "bucket of its side (n - 1, or 2n - 1 for keys after the query), up to |r| = 2^63 - 1 and r = -2^63",
@@ -184,7 +193,7 @@ def t5_buckets() -> Theorem:
     return Theorem(
         id="t5-buckets",
         title="T5's buckets: which are exact, where they saturate, and bucket 16 is never used",
-        conclusions=(exact, saturated, unused),
+        conclusions=(exact, after, saturated, unused),
         steps=steps,
         witness=Witness(
             "t5_bucket (float32 logarithm, as the reference) vs the bucket in exact arithmetic (40-digit "
@@ -197,6 +206,7 @@ def t5_buckets() -> Theorem:
         negative_control=Fact(
             "every bucket 0 .. 31 is used by T5's encoder (bidirectional, 32 buckets, max_distance 128)",
             lambda: _used(numeric.ENCODER) == set(range(32)),
+            counterexample={"bucket": 16, "bidirectional": 1, "num_buckets": 32, "max_distance": 128},
         ),
         scope="computation",
         scope_note=(
@@ -301,7 +311,7 @@ def transformer_xl_relative() -> Theorem:
             licenses="posenc_math.encodings.transformer_xl_scores",
         ),
         negative_control=Conclusion(
-            pair_start, _xl_regrouped(x_sin, x_cos, y_sin, y_cos, omega * (J_ - I_)), pair_symbols
+            pair_start, _xl_regrouped(x_sin, x_cos, y_sin, y_cos, omega * (I_ + J_)), pair_symbols
         ),
         scope="general",
         scope_note=(
@@ -338,65 +348,22 @@ def clip(value, last):
     return Min(Max(value, 0, evaluate=False), last, evaluate=False)
 
 
-class ClippedIndex(Function):
-    """DeBERTa's ``delta(i, j)`` with ``2k`` table rows, shown as ``\\delta(i, j)``.
-
-    It evaluates at integers (by :func:`~posenc_math.witnesses.relative.clipped_index`, the paper's three
-    cases) and unfolds under ``expand`` into ``min(max(i - j + k, 0), 2k - 1)``,
-    the library's clip, so the checker sees the definition.  For ``k`` a
-    positive integer (so ``2k - 1 >= 0``) the clip's pieces are picked by
-    SymPy's assumptions directly: ``0`` when ``i - j + k <= 0``, ``2k - 1``
-    when ``i - j + k >= 2k - 1``, ``i - j + k`` when it lies between; when
-    none is known the clip stays unevaluated.  That is what ``Min`` and ``Max``
-    would conclude, without their general search for comparable arguments
-    (about 30 ms for each clip they cannot resolve).
-    """
-
-    nargs = 3
-    is_integer = True
-
-    @classmethod
-    def eval(cls, i, j, k):
-        if all(isinstance(arg, sympy.Integer) for arg in (i, j, k)) and k > 0:
-            return sympy.Integer(numeric.clipped_index(int(i), int(j), int(k)))
-        return None
-
-    def _eval_expand_basic(self, **hints):
-        i, j, k = self.args
-        offset, last = i - j + k, 2 * k - 1
-        if not (k.is_integer and k.is_positive):
-            return Min(Max(offset, 0), last)
-        if offset.is_nonpositive:
-            return sympy.S.Zero
-        if (offset - last).is_nonnegative:
-            return last
-        if offset.is_nonnegative and (last - offset).is_nonnegative:
-            return offset
-        return clip(offset, last)
-
-    def _latex(self, printer, exp=None):
-        i, j, _ = self.args
-        text = rf"\delta\left({printer._print(i)}, {printer._print(j)}\right)"
-        return f"{text}^{{{exp}}}" if exp else text
+_query, _key = sympy.symbols("i_q j_k", integer=True)
+#: delta(i, j) = clip(i - j + k, 0, 2k - 1): the row of the relative table query i and key j read.
+DELTA = Definition("delta", (_query, _key), clip(_query - _key + K, 2 * K - 1), r"\delta\left({0}, {1}\right)")
 
 
 @register("deberta-relative", page=PAGE)
 def deberta_relative() -> Theorem:
-    u = sympy.Symbol("u", integer=True, nonnegative=True)
     d = sympy.Symbol("d", integer=True, positive=True)
     content = sympy.Symbol("c", real=True)
     c2p, p2c = indexed_function("f", real=True), indexed_function("g", real=True)
-
-    def delta(query, key):
-        return ClippedIndex(query, key, K)
-
     moved_i, moved_j = Add(I_, S_, evaluate=False), Add(J_, S_, evaluate=False)
-    definition = Equal(delta(I_, J_), clip(I_ - J_ + K, 2 * K - 1), "the library's np.clip")
-    index = Conclusion(delta(moved_i, moved_j), delta(I_, J_), (I_, J_, S_, K))
+    index = Conclusion(DELTA(moved_i, moved_j), DELTA(I_, J_), (I_, J_, S_, K))
 
     def score(query, key):
         # c2p reads row delta(i, j), p2c row delta(j, i): the key seen from the query's place
-        total = Add(content, c2p(delta(query, key)), p2c(delta(key, query)), evaluate=False)
+        total = Add(content, c2p(DELTA(query, key)), p2c(DELTA(key, query)), evaluate=False)
         return Mul(total, sympy.Pow(sympy.sqrt(3 * d), -1, evaluate=False), evaluate=False)
 
     scores = Conclusion(
@@ -406,24 +373,38 @@ def deberta_relative() -> Theorem:
         where=r"the same two tokens moved from $i, j$ to $i + s, j + s$: $c = Q^c_i \cdot K^c_j$, "
         r"$f_r = Q^c_i \cdot K^r_r$ and $g_r = K^c_j \cdot Q^r_r$ for table row $r$; width $d$",
     )
-    last = Conclusion(delta(J_ + K + u, J_), 2 * K - 1, (J_, K, u), where="a query $k$ or more positions after its key")
-    boundary = Conclusion(delta(J_ + K - 1, J_), 2 * K - 1, (J_, K), where="a query $k - 1$ after its key")
+    after = sympy.GreaterThan(I_ - J_, K, evaluate=False)
+    last = Conclusion(
+        DELTA(I_, J_), 2 * K - 1, (I_, J_, K), where="a query $k$ or more positions after its key", assuming=(after,)
+    )
+    boundary = Conclusion(DELTA(J_ + K - 1, J_), 2 * K - 1, (J_, K), where="a query $k - 1$ after its key")
+    before = sympy.LessThan(I_ - J_, -K, evaluate=False)
     first = Conclusion(
-        delta(J_ - K - u, J_), sympy.S.Zero, (J_, K, u), where="a query $k$ or more positions before its key"
+        DELTA(I_, J_),
+        sympy.S.Zero,
+        (I_, J_, K),
+        where="a query $k$ or more positions before its key",
+        assuming=(before,),
+    )
+    inside = Conclusion(
+        DELTA(I_, J_),
+        I_ - J_ + K,
+        (I_, J_, K),
+        where=r"offsets $-k \le i - j < k$: each reads its own row",
+        assuming=(sympy.GreaterThan(I_ - J_, -K, evaluate=False), sympy.StrictLessThan(I_ - J_, K, evaluate=False)),
     )
     steps = (
-        definition,
-        Equal(index.lhs, index.rhs, r"the clip reads $i - j$ only"),
+        Equal(index.lhs, index.rhs, r"the clip reads $(i + s) - (j + s) = i - j$ only"),
         Equal(scores.lhs, scores.rhs, "both rows unchanged"),
-        Equal(last.lhs, last.rhs, r"$2k + u \ge 2k - 1$: clipped to the last row"),
+        Equal(last.lhs, last.rhs, r"$i - j + k \ge 2k > 2k - 1$: clipped to the last row", assuming=last.assuming),
         Equal(boundary.lhs, boundary.rhs, "already the last row"),
-        Equal(first.lhs, first.rhs, r"$-u \le 0$: the first row"),
+        Equal(first.lhs, first.rhs, r"$i - j + k \le 0$: the first row", assuming=first.assuming),
+        Equal(inside.lhs, inside.rhs, r"$0 \le i - j + k \le 2k - 1$: not clipped", assuming=inside.assuming),
     )
-
     return Theorem(
         id="deberta-relative",
         title="DeBERTa's scores depend on the positions only through the clipped offset",
-        conclusions=(index, scores, last, boundary, first),
+        conclusions=(index, scores, last, boundary, first, inside),
         steps=steps,
         witness=Witness(
             "deberta_relative_index vs the paper's three cases (mismatches, n <= 30, k <= 16); deberta_scores "
@@ -433,16 +414,17 @@ def deberta_relative() -> Theorem:
             1e-14,
             licenses="posenc_math.encodings.deberta_scores",
         ),
-        negative_control=Conclusion(delta(J_ + K + u, J_), 2 * K, (J_, K, u)),
+        negative_control=Conclusion(DELTA(I_, J_), 2 * K, (I_, J_, K), assuming=(after,)),
         scope="general",
         scope_note="symbolic in the positions, the shift, the table size 2k, the width d and the content terms",
         proof=(
-            r"The index is the offset plus $k$, clipped: $\delta(i, j) = \min(\max(i - j + k, 0), 2k - 1)$, "
-            r"so moving both positions by $s$ changes nothing,",
-            steps[1],
+            r"The index is the offset plus $k$, clipped: $\delta(i, j) = \min(\max(i - j + k, 0), 2k - 1)$ "
+            r"(the library's np.clip), so moving both positions by $s$ changes nothing,",
+            steps[0],
             r"and the score, which meets positions only in the rows it reads, is unchanged too:",
+            steps[1],
+            r"Beyond the clip every offset reads the same row, inside it each its own:",
             steps[2],
-            r"Beyond the clip every offset reads the same row:",
             steps[3],
             steps[4],
             steps[5],

@@ -24,11 +24,14 @@ the same page.
 
 from __future__ import annotations
 
+import contextvars
+
 import sympy
-from sympy.printing.latex import LatexPrinter
-from sympy.printing.precedence import PRECEDENCE
 
 from .core import Chain, Conclusion, Equal, Fact, Holds, Result, Termwise, Theorem, Use
+from .language import Definition, PermutationSymbol, _Named, unfold
+from .printing import _pack, visible_length
+from .printing import latex as _latex
 
 __all__ = [
     "CHECKING_PAGE",
@@ -47,9 +50,6 @@ CHECKING_PAGE = "checking"
 #: A line wider than about this many printed characters is broken (a 390 px
 #: phone shows about 30 characters of display math).
 _WIDE = 30
-#: A matrix wider than this has its long entries written over several lines
-#: (its columns, gaps and parentheses print wider than a line of terms).
-_MATRIX_WIDE = 24
 
 
 def label(theorem_id: str) -> str:
@@ -63,132 +63,13 @@ def label(theorem_id: str) -> str:
     return f"thm-{theorem_id}"
 
 
-_NOTATION: dict = {}
-
-#: How SymPy's printer is set for theorem boxes: matrices as pmatrix, ln for the natural logarithm.
-_SETTINGS = {"mat_delim": "", "mat_str": "pmatrix", "ln_notation": True}
-
-
-class _Printer(LatexPrinter):
-    """SymPy's LaTeX printer, with two changes for reading on any screen.
-
-    - A matrix wider than a phone's line writes each wide sum in a cell over
-      several lines (a term per line), with room between the matrix rows:
-      MathJax cannot break a line inside a matrix, so a matrix must fit.
-    - A product written unevaluated with more than a leading coefficient
-      (``-2 * 0 / d``, ``omega * 0``, ``2**a * 2**b``) joins its factors with
-      ``\\cdot``: juxtaposed numbers (``(-2) 0``, ``\\omega 0``) misread; a
-      factor 1 in front is left out.
-    """
-
-    def _print_matrix_contents(self, expr) -> str:
-        rows, cols = expr.shape
-        if not self._settings["fold_short_frac"]:
-            # e^{s_0} / Z_0 at full size, not a fraction shrunk to a matrix cell
-            cell = _Printer(
-                {**_SETTINGS, "fold_func_brackets": self._settings["fold_func_brackets"], "fold_short_frac": True}
-            )
-            return cell._print_matrix_contents(expr)
-        cells = [[self._print(expr[i, j]) for j in range(cols)] for i in range(rows)]
-        budget = max((_MATRIX_WIDE - 2 * cols) // cols, 8)
-        broken = False
-        if _matrix_width(cells) > _MATRIX_WIDE and not self._settings["fold_func_brackets"]:
-            # as textbooks write a wide matrix: sin k omega, not sin(k omega)
-            folded = _Printer({**_SETTINGS, "fold_short_frac": True, "fold_func_brackets": True})
-            return folded._print_matrix_contents(expr)
-        if _matrix_width(cells) > _MATRIX_WIDE:
-            for i in range(rows):
-                for j in range(cols):
-                    entry = expr[i, j]
-                    if isinstance(entry, sympy.Add) and visible_length(cells[i][j]) > budget:
-                        lines = _fill([self._print(term) for term in self._as_ordered_terms(entry)], budget)
-                        if len(lines) > 1:
-                            broken = True
-                            cells[i][j] = "\\begin{aligned}&" + "\\\\&".join(lines) + "\\end{aligned}"
-        separator = "\\\\[1ex]" if broken else "\\\\"
-        return "\\begin{pmatrix}" + separator.join(" & ".join(row) for row in cells) + "\\end{pmatrix}"
-
-    def _print_Mul(self, expr) -> str:
-        args: tuple = expr.args if isinstance(expr, sympy.Mul) else ()
-        if len(args) > 1 and args[0] is sympy.S.One:  # 1 x is x
-            return self._print(sympy.Mul(*args[1:], evaluate=False))
-        # the order SymPy prints in: sorted when the product is in canonical form, as written when not
-        order = list(args)
-        if args and sympy.Mul(*args) == expr:
-            coefficient, rest = expr.as_coeff_Mul()
-            order = ([coefficient] if coefficient != 1 else []) + list(rest.as_ordered_factors())
-        if not any(a.is_Number or (isinstance(a, sympy.Pow) and a.base.is_Number) for a in order[1:]):
-            return super()._print_Mul(expr)
-        numbers = [factor for factor in order if factor.is_Number]
-        negative = sum(bool(number.is_negative) for number in numbers) % 2 == 1
-        top, bottom = [], []
-        for factor in order:
-            if factor.is_Number:
-                if factor == -1:
-                    continue  # written as the sign
-                factor = abs(factor)
-                if factor.is_Rational and factor.q != 1:
-                    bottom.append(sympy.Integer(factor.q))
-                    factor = sympy.Integer(factor.p)
-                top.append(factor)
-            elif isinstance(factor, sympy.Pow) and factor.exp.is_Rational and factor.exp.is_negative:
-                bottom.append(sympy.Pow(factor.base, -factor.exp, evaluate=False) if factor.exp != -1 else factor.base)
-            else:
-                top.append(factor)
-
-        def joined(factors):
-            if len(factors) == 1:
-                return self._print(factors[0])
-            return " \\cdot ".join(self._factor(factor) for factor in factors)
-
-        tex = joined(top or [sympy.S.One])
-        if len(top) == 1 and not bottom:
-            tex = self._factor(top[0])
-        if bottom:
-            tex = f"\\frac{{{tex}}}{{{joined(bottom)}}}"
-        return f"- {tex}" if negative else tex
-
-    def _needs_function_brackets(self, expr) -> bool:
-        # sin k omega, sin omega (k + l) without brackets: a product of symbols, numbers and sums
-        if not all(factor.is_Atom or isinstance(factor, sympy.Add) for factor in sympy.Mul.make_args(expr)):
-            return True
-        return super()._needs_function_brackets(expr)
-
-    def _factor(self, factor) -> str:
-        """A factor of a product, in parentheses when it needs them (a fraction does not)."""
-        tex = self._print(factor)
-        if tex.startswith("\\frac") and tex.endswith("}"):
-            return tex
-        return self.parenthesize(factor, PRECEDENCE["Mul"], strict=False)
-
-
-def _matrix_width(cells: list[list[str]]) -> int:
-    """Printed width of a matrix: its widest cell per column, plus the gaps and parentheses."""
-    columns = zip(*cells, strict=True)
-    return sum(max(visible_length(cell) for cell in column) for column in columns) + 2 * len(cells[0])
-
-
-def _pack(pieces: list[str], width: int) -> list[str]:
-    """``pieces`` in order, on as few lines of at most ``width`` visible characters as they go."""
-    lines, current = [], ""
-    for piece in pieces:
-        if current and visible_length(current + piece) > width:
-            lines.append(current)
-            current = piece
-        else:
-            current = f"{current} {piece}".strip()
-    lines.append(current)
-    return lines
-
-
-def _fill(pieces: list[str], width: int) -> list[str]:
-    """Terms of a sum, on as few lines of at most ``width`` characters as they go (signs kept)."""
-    return _pack([pieces[0]] + [piece if piece.startswith("-") else f"+ {piece}" for piece in pieces[1:]], width)
+#: The notation of the theorem being rendered (set by :func:`theorem_myst` for its duration).
+_NOTATION: contextvars.ContextVar = contextvars.ContextVar("posenc_render_notation", default=None)
 
 
 def _print(expression) -> str:
-    """LaTeX by :class:`_Printer`, without the theorem's notation."""
-    return _Printer(_SETTINGS).doprint(expression)
+    """LaTeX without the theorem's notation."""
+    return _latex(expression)
 
 
 def _spelled(value) -> bool:
@@ -200,28 +81,16 @@ def _spelled(value) -> bool:
 
 
 def latex(expression) -> str:
-    """LaTeX of a side of a step or conclusion (matrices as ``pmatrix``).
-
-    While a theorem is rendered, its ``notation`` (display names such as
-    ``omega_i`` for ``b**(-2*i/d)``, or a name for a whole matrix) is
-    applied first.
+    """LaTeX of a side of a step or conclusion (matrices as ``pmatrix``), with the notation of the theorem
+    being rendered.
 
     Examples
     --------
-    >>> from sympy import Matrix, Mul, Symbol
+    >>> from sympy import Matrix, Symbol
     >>> print(latex(Matrix([Symbol("x"), 1])))
     \\begin{pmatrix}x\\\\1\\end{pmatrix}
-    >>> print(latex(Mul(-2, 0, 1 / Symbol("d"), evaluate=False)))
-    - \\frac{2 \\cdot 0}{d}
     """
-    if _NOTATION:
-        if isinstance(expression, sympy.MatrixBase):
-            expression = sympy.ImmutableMatrix(expression)  # hashable, so a named matrix is found
-        if expression in _NOTATION:
-            expression = _NOTATION[expression]
-        elif hasattr(expression, "xreplace"):
-            expression = expression.xreplace(_NOTATION)
-    return _print(expression)
+    return _latex(expression, _NOTATION.get())
 
 
 def _text(value: str) -> str:
@@ -236,25 +105,6 @@ _RELATION = {"=": "=", "<": "<", "<=": r"\le", "!=": r"\ne"}
 
 def _aligned(rows: list[str]) -> str:
     return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
-
-
-def visible_length(tex: str) -> int:
-    r"""A rough count of the characters a LaTeX string prints.
-
-    Function names count with their letters, other commands (Greek letters,
-    ``\cdot``) as one character, braces and spacing not at all.
-
-    Examples
-    --------
-    >>> visible_length(r"\sin{\left(x \right)} + \omega")
-    8
-    """
-    import re
-
-    tex = re.sub(r"\\(left|right|begin\{[a-z]*\}|end\{[a-z]*\}|quad|qquad|,|;|!)", "", tex)
-    tex = re.sub(r"\\(sin|cos|tan|log|exp|ln|operatorname|text|mathrm)\b", lambda m: m.group(1)[:3], tex)
-    tex = re.sub(r"\\[a-zA-Z]+", "#", tex)
-    return len(re.sub(r"[{}\s^_&]", "", tex))
 
 
 def _pieces(expression) -> list[str]:
@@ -354,6 +204,11 @@ def _broken_rows(lhs, relation: str, rhs) -> list[str]:
     return [*_side_rows(lhs, "&"), *_side_rows(rhs, f"&{relation} ")]
 
 
+def _hypotheses_latex(conclusion) -> str:
+    """``b > 1, j \\le P`` for a conclusion's hypotheses (empty when it has none)."""
+    return ", ".join(latex(h) for h in getattr(conclusion, "assuming", ()))
+
+
 def statement_latex(conclusions) -> str:
     """The statement: the conclusions, aligned at their relations.
 
@@ -369,6 +224,9 @@ def statement_latex(conclusions) -> str:
     rows = []
     for conclusion in conclusions:
         rows += _relation_rows_of(conclusion.lhs, _RELATION[conclusion.relation], conclusion.rhs)
+        hypotheses = _hypotheses_latex(conclusion)
+        if hypotheses:
+            rows.append(f"&\\quad\\text{{if }} {hypotheses}")
     return _aligned(rows)
 
 
@@ -381,6 +239,8 @@ def _statement_lines(conclusions) -> list[str]:
 
 
 def _describe(symbol) -> str:
+    if isinstance(symbol, PermutationSymbol):
+        return f"${latex(symbol.rows)} \\times {latex(symbol.cols)}$ permutation matrix"
     if isinstance(symbol, sympy.MatrixSymbol):
         rows, cols = symbol.shape
         if cols == 1:
@@ -431,11 +291,41 @@ def domain_text(conclusions) -> str:
         # one formula per symbol: a phone breaks the line between them
         listed = ", ".join(f"${latex(symbol)}$" for symbol in symbols)
         if "matrix" in description or "column" in description:
-            parts.append(f"{listed} {'an' if description.startswith('$') else 'a'} {description}")
+            parts.append(f"{listed} {_article(description)} {description}")
         else:
             parts.append(f"{description} {listed}")
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return "for every " + text
+
+
+def _article(description: str) -> str:
+    """``a`` or ``an`` as the description is read aloud: an $n \\times n$ matrix, a $w \\times w$ matrix."""
+    text = description.lstrip("$")
+    first = text[:1].lower()
+    return "an" if first in "aefhilmnorsx8" and first else "a"
+
+
+def definitions(expressions) -> list[Definition]:
+    """The definitions the expressions use, those inside definitions too, in order of first use."""
+    found: list = []
+    stack = list(expressions)[::-1]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, sympy.MatrixBase):
+            stack.extend(reversed(list(node)))
+            continue
+        if not isinstance(node, sympy.Basic):
+            continue
+        if isinstance(node, _Named) and node.definition not in found:
+            found.append(node.definition)
+            stack.append(node.definition.body)
+        stack.extend(reversed(node.args))
+    return found
+
+
+def _definition_latex(definition: Definition) -> str:
+    name = definition.latex.format(*(latex(p) for p in definition.params))
+    return f"{name} = {latex(definition.body)}"
 
 
 def _where(conclusions) -> list[str]:
@@ -483,6 +373,17 @@ def _part_lines(part) -> list[str]:
 def _machine_lines(theorem: Theorem, result: Result) -> list[str]:
     """The numbered machine chain and what the checker said, for the fold."""
     lines = []
+    if definitions([side for c in theorem.conclusions for side in (c.lhs, c.rhs)]):
+        lines += ["As the kernel reads it, every definition unfolded:"]
+        for conclusion in theorem.conclusions:
+            unfolded = Conclusion(
+                unfold(conclusion.lhs),
+                unfold(conclusion.rhs),
+                conclusion.over,
+                conclusion.relation,
+                assuming=conclusion.assuming,
+            )
+            lines += _display(statement_latex([unfolded]))
     number = 1
     for part in theorem.steps:
         count = len(list(part.checks()))
@@ -491,8 +392,8 @@ def _machine_lines(theorem: Theorem, result: Result) -> list[str]:
             Chain: "each equals sign checked",
             Equal: "checked equation",
             Termwise: "sums equal term by term (summands proved equal for an arbitrary index)",
-            Use: f"instance of {getattr(part, 'theorem_id', '')}",
-            Holds: "inequality decided by SymPy's assumptions",
+            Use: f"instance of {getattr(part, 'theorem_id', '')}, re-checked here",
+            Holds: "checked inequality",
             Fact: "computed",
         }[type(part)]
         if isinstance(part, Fact):
@@ -520,10 +421,18 @@ def _machine_lines(theorem: Theorem, result: Result) -> list[str]:
         ]
     control = theorem.negative_control
     if isinstance(control, Conclusion):
+        where = ""
+        if result.control_counterexample:
+            values = ", ".join(
+                f"{name} = {value}"
+                for name, value in result.control_counterexample.items()
+                if not isinstance(value, list)
+            )
+            where = f" (certified by interval arithmetic at {values})" if values else ""
         lines += [
             f"Negative control ({result.negative_control}): the wrong variant",
             *_display(statement_latex([control])),
-            "is not proved by the checker and is shown false at points sampled from its domain.",
+            f"is not proved by the checker and is shown false at a point of its domain{where}.",
             "",
         ]
     elif isinstance(control, Fact):
@@ -541,12 +450,11 @@ def theorem_myst(theorem: Theorem, result: Result, checking: str = CHECKING_PAGE
     >>> ":label: thm-shift-block" in text and "posenc-machine-proof" in text
     True
     """
-    _NOTATION.clear()
-    _NOTATION.update(theorem.notation)
+    token = _NOTATION.set(dict(theorem.notation))
     try:
         return _theorem_myst(theorem, result, checking)
     finally:
-        _NOTATION.clear()
+        _NOTATION.reset(token)
 
 
 def _theorem_myst(theorem: Theorem, result: Result, checking: str) -> str:
@@ -561,10 +469,15 @@ def _theorem_myst(theorem: Theorem, result: Result, checking: str) -> str:
     if theorem.lead:
         lines += [theorem.lead, ""]
     lines += _statement_lines(theorem.conclusions)
+    named = definitions([side for c in theorem.conclusions for side in (c.lhs, c.rhs)])
     domain = domain_text(theorem.conclusions)
     names = [f"${_print(symbol)} = {_print(value)}$" for value, symbol in theorem.notation.items() if _spelled(value)]
-    named = f", where {', '.join(names)}" if names else ""
-    lines += [domain + named + (f"; {'; '.join(where)}" if where else "") + ".", ""]
+    named_notation = f", where {', '.join(names)}" if names else ""
+    lines += [domain + named_notation + (f"; {'; '.join(where)}" if where else "") + ".", ""]
+    if named:
+        lines += ["where", ""]
+        for definition in named:
+            lines += _display(_aligned([_definition_latex(definition).replace(" = ", " &= ", 1)]))
     uses = ", ".join(f"{{prf:ref}}`{used} <{label(used)}>`" for used in theorem.uses)
     lines += [
         f"**{status}** when this page was built; {scope}. "
