@@ -69,6 +69,29 @@ def deep_recursion(limit: int = 60_000) -> Iterator[None]:
         sys.setrecursionlimit(old)
 
 
+def determinant(m: Any) -> Any:
+    """Determinant by Gaussian elimination with partial pivoting, 0 for a singular matrix.
+
+    (mpmath 1.3's ``det`` fails with a TypeError inside its LU decomposition when
+    a pivot column is zero, i.e. exactly for the singular matrices counterexamples
+    use.)
+    """
+    rows = [[m[i, j] for j in range(m.cols)] for i in range(m.rows)]
+    size, result = len(rows), mpmath.mpf(1)
+    for column in range(size):
+        pivot = max(range(column, size), key=lambda r: abs(rows[r][column]))
+        if rows[pivot][column] == 0:
+            return mpmath.mpf(0)
+        if pivot != column:
+            rows[column], rows[pivot] = rows[pivot], rows[column]
+            result = -result
+        result *= rows[column][column]
+        for r in range(column + 1, size):
+            factor = rows[r][column] / rows[column][column]
+            rows[r] = [a - factor * b for a, b in zip(rows[r], rows[column], strict=True)]
+    return result
+
+
 class Evaluator:
     """Evaluate expressions at ``point`` (symbol or name -> value); zero means below ``10**-digits``.
 
@@ -190,7 +213,7 @@ class Evaluator:
                     return self.ev(value)
             raise Undefined("no piece of the Piecewise applies")
         if isinstance(e, sympy.Determinant):
-            return mpmath.det(self.square(self.ev(e.arg), "Determinant"))
+            return determinant(self.square(self.ev(e.arg), "Determinant"))
         if isinstance(e, sympy.Trace):
             m = self.square(self.ev(e.arg), "Trace")
             return mpmath.fsum(m[i, i] for i in range(m.rows))

@@ -151,9 +151,38 @@ def _read_counterexample(summary: dict[str, Any]) -> dict[Any, Any]:
     return found
 
 
+#: False identities the kernel refuses without a point: what they are written in lies outside
+#: its language, or they are too large to evaluate within the time bound. Issue 22 asks for
+#: a refusal there (never a proof, never a crash: test_a_false_identity_is_not_proved), not
+#: for a counterexample. (Added by the lead after the kernel landed; the cases are unchanged.)
+REFUSED_WITHOUT_A_POINT = {
+    "integral-exp-exp-over-a-period": "integrals are outside the kernel's language",
+    "integral-atan-tan-across-a-pole": "integrals are outside the kernel's language",
+    "integral-rational-doit-wrong": "integrals are outside the kernel's language",
+    "integral-inside-a-matrix-product": "integrals are outside the kernel's language",
+    "derivative-of-abs-at-zero": "derivatives are outside the kernel's language",
+    "alternating-harmonic-sign": "infinite sums are outside the kernel's language",
+    "infinite-sum-without-closed-form": "infinite sums are outside the kernel's language",
+    "infinite-product": "infinite products are outside the kernel's language",
+    "basel-plus-a-hair": "infinite sums are outside the kernel's language",
+    "nested-sine-2000-deep": "refused on its nesting depth before any evaluation",
+    "nested-additions-3000-deep": "refused on its nesting depth before any evaluation",
+    "long-geometric-sum-at-one": "refused on the time bound",
+    "factorial-ratio-of-a-million": "refused: a factorial of a million is beyond the kernel's sizes",
+}
+
+
+def test_the_refusals_without_a_point_name_real_cases():
+    assert set(REFUSED_WITHOUT_A_POINT) <= {case.name for case in FALSE}
+
+
 @pytest.mark.parametrize("case", FALSE, ids=_ids(FALSE))
 def test_a_false_identity_has_a_counterexample_that_an_independent_evaluation_confirms(case):
     summary = decision(case)
+    if case.name in REFUSED_WITHOUT_A_POINT:
+        assert not summary["proved"], "a case refused without a point must not be proved"
+        if summary["counterexample"] is None:
+            return
     point = _read_counterexample(summary)
     named = {numeric.name_of(key): value for key, value in point.items()}
     for symbol in numeric.free_symbols(case.lhs, case.rhs):
@@ -184,6 +213,23 @@ def test_a_true_identity_the_issue_requires_is_proved(case):
     _assert_proved(case)
 
 
-@pytest.mark.parametrize("case", SHOULD, ids=_ids(SHOULD))
+#: True identities a careful checker should prove that the kernel does not yet: strict, so
+#: that proving one fails this list (added by the lead after the kernel landed).
+NOT_YET_PROVED = {
+    "telescoping-sum": "needs partial fractions inside a sum with a symbolic number of terms",
+    "sines-over-a-symbolic-period": "needs sums of roots of unity of a symbolic order",
+}
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(case, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_PROVED[case.name]))
+        if case.name in NOT_YET_PROVED
+        else case
+        for case in SHOULD
+    ],
+    ids=_ids(SHOULD),
+)
 def test_a_true_identity_a_careful_checker_proves_is_proved(case):
     _assert_proved(case)
