@@ -114,11 +114,12 @@ lint: $(VENV)/.installed
 	$(BIN)/mypy
 
 # The loop an author runs often (under two minutes here): everything but the
-# built site (tests/site), the wheel in a new venv and the PDF.
+# built site (tests/site), the wheel in a new venv and the PDF, on every core
+# (pytest-xdist; make test too, a test file per worker).
 CHECK_SKIPS = --ignore=tests/site --ignore=tests/test_wheel.py --ignore=tests/test_pdf.py -m "not build"
 check: $(VENV)/.installed
 	$(MAKE) --no-print-directory lint
-	$(BIN)/python -m pytest -q $(CHECK_SKIPS)
+	$(BIN)/python -m pytest -q -n auto $(CHECK_SKIPS)
 
 # lint first: a style or type error fails fast, before the site is built.
 # The site is built once, here; every site test reads $(BUILD)/html.
@@ -126,7 +127,7 @@ test: $(VENV)/.installed
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory pdf-if-tex
 	$(MAKE) --no-print-directory html
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 verify: $(VENV)/.installed
 	$(BIN)/posenc-math verify
