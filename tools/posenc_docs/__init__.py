@@ -7,6 +7,8 @@ load theirs from ``doc/ext``:
   page shows is checked while the page is built;
 - :mod:`posenc_docs.site_html`: accessible HTML, the same bytes from every build;
 - :mod:`posenc_docs.figures`: every figure opens full size on a tap;
+- :mod:`posenc_docs.typeset`: every formula typeset by MathJax (node) when
+  the site is built;
 - :mod:`posenc_docs.reader`: the reader's toolkit (the page as a notebook, the
   PDF, "Cite this page").
 

@@ -1,0 +1,114 @@
+"""posenc_docs.typeset: formulas typeset by MathJax (node) when the site is built."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from posenc_docs import typeset
+from sphinx.application import Sphinx
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE_MODULES = ROOT / "node_modules"
+
+LONG = " + ".join(f"a_{{{i}}} b_{{{i}}}" for i in range(24))
+
+INDEX = rf"""Math
+====
+
+In line, :math:`\omega_i = b^{{-2i/d}}`, and displayed with a number:
+
+.. math::
+   :label: shift
+
+   T(k)\,\mathrm{{PE}}(t) = \mathrm{{PE}}(t + k)
+
+A long one, which a phone's column must break:
+
+.. math::
+
+   {LONG}
+"""
+
+
+def needs_node():
+    if shutil.which("node") is None or not (NODE_MODULES / "mathjax" / "node-main.mjs").is_file():
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("node and `npm ci` are needed (CI=true)", pytrace=False)
+        pytest.skip("needs node and node_modules (`npm ci`)")
+
+
+def build(tmp_path: Path, index: str, *, doctrees: Path | None = None, warnings: io.StringIO | None = None):
+    source = tmp_path / "src"
+    source.mkdir(exist_ok=True)
+    (source / "conf.py").write_text(
+        "extensions = ['posenc_docs.typeset']\n"
+        "html_math_renderer = 'posenc_typeset'\n"
+        f"posenc_math_node_modules = {str(NODE_MODULES)!r}\n"
+        "posenc_math_scale = 1.17\n"
+    )
+    (source / "index.rst").write_text(index)
+    out = tmp_path / "html"
+    app = Sphinx(
+        str(source),
+        str(source),
+        str(out),
+        str(doctrees or tmp_path / "doctrees"),
+        "html",
+        status=None,
+        warning=warnings,
+    )
+    app.build()
+    return app, out
+
+
+def test_formulas_are_written_typeset(tmp_path):
+    needs_node()
+    app, out = build(tmp_path, INDEX)
+    html = (out / "index.html").read_text()
+    assert not re.search(r"<script[^>]*mathjax", html, re.IGNORECASE)  # no MathJax script
+    assert r"\(" not in html and r"\[" not in html  # no TeX left for a browser to typeset
+    inline = re.search(r'<span class="math notranslate nohighlight">(<mjx-container.*?</mjx-container>)</span>', html)
+    assert inline and "<math" in inline.group(1) and "mjx-assistive-mml" in inline.group(1)
+    assert 'id="equation-shift"' in html and '<span class="eqno">(1)' in html
+    # the long formula: typeset for a laptop's column and, broken into lines, for a phone's
+    assert html.count('class="posenc-math-wide"') == 1 and html.count('class="posenc-math-narrow"') == 1
+    narrow = html.split('class="posenc-math-narrow"')[1]
+    assert narrow.count("<mjx-linebox") > 1
+    css = (out / "_static" / typeset.STYLESHEET).read_text()
+    assert f'url("{typeset.FONT_URL}/mjx-ncm-n.woff2")' in css
+    # only the rules these formulas use: the omega (U+1D714) of the page, not the Omega (U+3A9) it lacks
+    assert "@media (max-width: 40em)" in css and "div.math > .posenc-math-narrow { display: block; }" in css
+    assert "mjx-c.mjx-c1D714" in css and "mjx-c.mjx-c3A9 " not in css and len(css) < 60_000
+    assert f'href="_static/{typeset.STYLESHEET}?v=' in html  # linked, with Sphinx's checksum
+    assert 'style="font-size: 117%' in inline.group(1)  # as large as MathJax makes it beside sans-serif text
+    assert app.builder._posenc_typeset.typeset == 3
+
+
+def test_a_rebuild_typesets_only_new_formulas(tmp_path):
+    needs_node()
+    doctrees = tmp_path / "doctrees"
+    build(tmp_path, INDEX, doctrees=doctrees)
+    app, out = build(tmp_path, INDEX + "\nAnd :math:`x^2`.\n", doctrees=doctrees)
+    assert app.builder._posenc_typeset.typeset == 1
+    assert "mjx-c1D465" in (out / "index.html").read_text()  # the x of x^2
+
+
+def test_a_tex_error_is_a_build_warning(tmp_path):
+    needs_node()
+    warnings = io.StringIO()
+    build(tmp_path, "T\n=\n\n:math:`\\frac{1}{`\n", warnings=warnings)
+    assert re.search(r"index\.rst:\d+: WARNING: TeX error in .*frac.*brace", warnings.getvalue()), warnings.getvalue()
+
+
+def test_display_tex_assembles_as_sphinx_does():
+    from docutils import nodes
+
+    assert typeset.display_tex(nodes.math_block("", r"\begin{align*} a \end{align*}", nowrap=True)) == (
+        r"\begin{align*} a \end{align*}"
+    )
+    assert typeset.display_tex(nodes.math_block("", "a\n\nb \\\\ c")).startswith(r"\begin{align}\begin{aligned}a\\")
