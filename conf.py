@@ -34,7 +34,8 @@ extensions = [
     "sphinxcontrib.bibtex",
     "posenc_docs.theorem_pages",  # theorems checked while the pages are built
     "posenc_docs.site_html",  # accessible HTML, the same bytes from every build
-    "posenc_docs.figures",  # every figure opens full size on a tap
+    "posenc_docs.figures",  # figures a phone can read, enlarged in place on a tap
+    "posenc_docs.tables",  # tables on a phone fit or say that they scroll
     "posenc_docs.typeset",  # formulas typeset by MathJax when the site is built
 ]
 
