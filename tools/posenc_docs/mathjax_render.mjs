@@ -35,7 +35,14 @@ await MathJax.init({
 });
 const adaptor = MathJax.startup.adaptor;
 const font = MathJax.startup.document.outputJax.font;
-await font.loadDynamicFiles(); // every range of the font, so the stylesheet names all of it
+// Every range of the font, so the stylesheet names all of it; one after the
+// other (loadDynamicFiles loads them at once, and the order they arrive in
+// would order the stylesheet's rules differently from build to build).
+const ranges = [font.constructor.dynamicFiles];
+for (const extension of font.constructor.dynamicExtensions.values()) ranges.push(extension.files);
+for (const files of ranges) {
+  for (const name of Object.keys(files)) await font.loadDynamicFile(files[name]);
+}
 
 // data-latex repeats the TeX of every sub-expression on every element;
 // nothing on the page reads it (no MathJax menu), so it goes.
