@@ -37,6 +37,7 @@ extensions = [
     "posenc_docs.figures",  # figures a phone can read, enlarged in place on a tap
     "posenc_docs.tables",  # tables on a phone fit or say that they scroll
     "posenc_docs.typeset",  # formulas typeset by MathJax when the site is built
+    "posenc_docs.measurements",  # tables read from make bench's records
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]

@@ -12,6 +12,7 @@ load theirs from ``doc/ext``:
 - :mod:`posenc_docs.tables`: tables on a phone fit or say that they scroll;
 - :mod:`posenc_docs.typeset`: every formula typeset by MathJax (node) when
   the site is built;
+- :mod:`posenc_docs.measurements`: tables read from ``make bench``'s records;
 - :mod:`posenc_docs.reader`: the reader's toolkit (the page as a notebook, the
   PDF, "Cite this page").
 
