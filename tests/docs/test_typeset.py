@@ -42,16 +42,18 @@ def needs_node():
         pytest.skip("needs node and node_modules (`npm ci`)")
 
 
-def build(tmp_path: Path, index: str, *, doctrees: Path | None = None, warnings: io.StringIO | None = None):
+def build(tmp_path: Path, index: str, *, doctrees: Path | None = None, warnings=None, scale: float = 1.17, status=None):
     source = tmp_path / "src"
     source.mkdir(exist_ok=True)
-    (source / "conf.py").write_text(
+    conf = (
         "extensions = ['posenc_docs.typeset']\n"
         "html_math_renderer = 'posenc_typeset'\n"
         f"posenc_math_node_modules = {str(NODE_MODULES)!r}\n"
-        "posenc_math_scale = 1.17\n"
+        f"posenc_math_scale = {scale}\n"
     )
-    (source / "index.rst").write_text(index)
+    for name, text in (("conf.py", conf), ("index.rst", index)):
+        if not (source / name).is_file() or (source / name).read_text() != text:  # unchanged files stay as they were
+            (source / name).write_text(text)
     out = tmp_path / "html"
     app = Sphinx(
         str(source),
@@ -59,7 +61,7 @@ def build(tmp_path: Path, index: str, *, doctrees: Path | None = None, warnings:
         str(out),
         str(doctrees or tmp_path / "doctrees"),
         "html",
-        status=None,
+        status=status,
         warning=warnings,
     )
     app.build()
@@ -112,3 +114,27 @@ def test_display_tex_assembles_as_sphinx_does():
         r"\begin{align*} a \end{align*}"
     )
     assert typeset.display_tex(nodes.math_block("", "a\n\nb \\\\ c")).startswith(r"\begin{align}\begin{aligned}a\\")
+
+
+def read_again(log: io.StringIO) -> bool:
+    """Whether Sphinx's log shows the page index read."""
+    return bool(re.search(r"reading sources\.\.\. \[\s*\d+%\] index", re.sub(r"\x1b\[[0-9;]*m", "", log.getvalue())))
+
+
+def test_new_typesetting_code_rewrites_every_page(tmp_path, monkeypatch):
+    """A changed script, MathJax, width or size re-reads every page, so no page keeps old formulas or
+    an old stylesheet checksum; with nothing changed, nothing is typeset again."""
+    needs_node()
+    doctrees = tmp_path / "doctrees"
+    build(tmp_path, INDEX, doctrees=doctrees)
+    log = io.StringIO()
+    app, _ = build(tmp_path, INDEX, doctrees=doctrees, status=log)
+    assert app.builder._posenc_typeset.typeset == 0 and not read_again(log)
+    changed = tmp_path / "mathjax_render.mjs"  # the same script with one more comment: new code
+    changed.write_text(typeset._SCRIPT.read_text() + "// changed\n")
+    monkeypatch.setattr(typeset, "_SCRIPT", changed)
+    log = io.StringIO()
+    app, _ = build(tmp_path, INDEX, doctrees=doctrees, status=log)
+    assert read_again(log)  # the page is read again, so it is written again
+    assert app.builder._posenc_typeset.typeset == 3  # every formula typeset again by the new code
+    assert sorted(app.env.all_docs) == ["index"] and app.env.posenc_typeset_code == typeset._code_digest(app)

@@ -331,6 +331,19 @@ def _merge(app: Sphinx, env, docnames, other) -> None:
             _formulas(env)[docname] = _formulas(other)[docname]
 
 
+def reread_when_typesetting_changed(app: Sphinx, env, added, changed, removed) -> list[str]:
+    """``env-get-outdated``: when the typesetting code changed (our script, MathJax, the font or the
+    widths), every page is read again, so every page is written again with the new formulas and the
+    new stylesheet's checksum (``posenc_docs.site_html`` writes all pages once any page is read)."""
+    if getattr(app.builder, "math_renderer_name", None) != "posenc_typeset":
+        return []
+    digest = _code_digest(app)
+    if getattr(env, "posenc_typeset_code", None) == digest:
+        return []
+    env.posenc_typeset_code = digest
+    return sorted(env.found_docs)
+
+
 def start_typesetting(app: Sphinx) -> None:
     """``builder-inited``: the HTML builder gets its typesetter (node starts on first use)."""
     if app.builder.format == "html" and app.builder.math_renderer_name == "posenc_typeset":  # type: ignore[attr-defined]
@@ -419,6 +432,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("posenc_math_phone_media", "(max-width: 40em)", "html", str)
     app.add_html_math_renderer("posenc_typeset", (visit_math, None), (visit_displaymath, None))
     app.connect("builder-inited", start_typesetting)
+    app.connect("env-get-outdated", reread_when_typesetting_changed)
     app.connect("doctree-read", collect_formulas)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
