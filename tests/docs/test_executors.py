@@ -87,6 +87,9 @@ def run_with_nbclient(source: Path, cache: Path, **client_options) -> None:
     os.environ["PYTHONSTARTUP"] = str(ROOT / "tools" / "posenc_docs" / "kernel_startup.py")  # as the site's kernels
     try:
         _execute(source, cache, **client_options)
+        from posenc_docs import figures
+
+        figures.stamp_cache(cache)  # filled by the same kernel code MyST-NB's kernels run
     finally:
         if startup is None:
             os.environ.pop("PYTHONSTARTUP", None)

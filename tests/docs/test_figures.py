@@ -112,29 +112,25 @@ axes.set_title("a title", fontsize=7);
 """
 
 
-def notebook_build(tmp_path, monkeypatch, extensions):
-    """Build one executed MyST notebook page; return the HTML directory."""
-    from posenc_docs import figure_display
-
+def notebook_build(make_app, tmp_path, monkeypatch, extensions, page=NOTEBOOK_PAGE, status=None):
+    """Build one MyST notebook page (run, or taken from MyST-NB's cache); return the HTML directory."""
     monkeypatch.setenv("PYTHONSTARTUP", "")  # the extension sets it for the kernels; restored after the test
     source = tmp_path / "src"
-    source.mkdir()
+    source.mkdir(exist_ok=True)
     (source / "conf.py").write_text(
         f"extensions = {['myst_nb', *extensions]!r}\nnb_execution_mode = 'cache'\nnb_execution_raise_on_error = True\n"
     )
-    (source / "index.md").write_text(NOTEBOOK_PAGE)
-    out = tmp_path / "html"
-    app = Sphinx(str(source), str(source), str(out), str(tmp_path / "doctrees"), "html", status=None, warning=None)
+    (source / "index.md").write_text(page)
+    app = make_app("html", srcdir=source, builddir=tmp_path / "build", status=status)
     app.build()
-    assert figure_display  # imported: the kernels import the same module from tools/
-    return out
+    return app.outdir
 
 
 @pytest.mark.build
-def test_a_notebook_figure_gets_a_phone_rendering(tmp_path, monkeypatch):
+def test_a_notebook_figure_gets_a_phone_rendering(make_app, tmp_path, monkeypatch):
     from posenc_docs import figure_display, figures
 
-    out = notebook_build(tmp_path, monkeypatch, ["posenc_docs.figures"])
+    out = notebook_build(make_app, tmp_path, monkeypatch, ["posenc_docs.figures"])
     html = (out / "index.html").read_text()
     found = re.search(
         r'<a class="full-size-image[^"]*" href="(_images/[0-9a-f]+\.png)"[^>]*><picture>'
@@ -162,8 +158,26 @@ def test_a_notebook_figure_gets_a_phone_rendering(tmp_path, monkeypatch):
 
 
 @pytest.mark.build
-def test_without_the_extension_a_figure_is_one_image(tmp_path, monkeypatch):
+def test_without_the_extension_a_figure_is_one_image(make_app, tmp_path, monkeypatch):
     """The control: the phone rendering comes from the extension's kernels."""
-    out = notebook_build(tmp_path, monkeypatch, [])
+    out = notebook_build(make_app, tmp_path, monkeypatch, [])
     html = (out / "index.html").read_text()
     assert "<picture" not in html and html.count("<img") == 1
+
+
+@pytest.mark.build
+def test_a_cached_notebook_keeps_its_phone_rendering(make_app, tmp_path, monkeypatch):
+    """The page's text edited, its code not: MyST-NB takes the outputs from its cache, and the
+    phone rendering travels inside the wide PNG, so the page keeps its <picture>."""
+    import io
+
+    first = (notebook_build(make_app, tmp_path, monkeypatch, ["posenc_docs.figures"]) / "index.html").read_text()
+    log = io.StringIO()
+    edited = NOTEBOOK_PAGE.replace("# A figure", "# A figure\n\nA sentence more.")
+    out = notebook_build(make_app, tmp_path, monkeypatch, ["posenc_docs.figures"], page=edited, status=log)
+    html = (out / "index.html").read_text()
+    assert "Executing notebook" not in log.getvalue() and "A sentence more." in html
+    assert html.count("<picture>") == first.count("<picture>") == 1
+    assert re.search(r'<picture>.*?srcset="(_images/[^"]+)"', html).group(1) == re.search(
+        r'<picture>.*?srcset="(_images/[^"]+)"', first
+    ).group(1)

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from posenc_docs import typeset
-from sphinx.application import Sphinx
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_MODULES = ROOT / "node_modules"
@@ -42,7 +41,9 @@ def needs_node():
         pytest.skip("needs node and node_modules (`npm ci`)")
 
 
-def build(tmp_path: Path, index: str, *, doctrees: Path | None = None, warnings=None, scale: float = 1.17, status=None):
+def build(make_app, tmp_path: Path, index: str, *, warnings=None, scale: float = 1.17, status=None):
+    """Build ``index`` in ``tmp_path/src`` with sphinx.testing's ``make_app`` (the same build
+    directory each time, so a second call is a rebuild); return the app and its HTML directory."""
     source = tmp_path / "src"
     source.mkdir(exist_ok=True)
     conf = (
@@ -54,23 +55,14 @@ def build(tmp_path: Path, index: str, *, doctrees: Path | None = None, warnings=
     for name, text in (("conf.py", conf), ("index.rst", index)):
         if not (source / name).is_file() or (source / name).read_text() != text:  # unchanged files stay as they were
             (source / name).write_text(text)
-    out = tmp_path / "html"
-    app = Sphinx(
-        str(source),
-        str(source),
-        str(out),
-        str(doctrees or tmp_path / "doctrees"),
-        "html",
-        status=status,
-        warning=warnings,
-    )
+    app = make_app("html", srcdir=source, builddir=tmp_path / "build", status=status, warning=warnings)
     app.build()
-    return app, out
+    return app, Path(app.outdir)
 
 
-def test_formulas_are_written_typeset(tmp_path):
+def test_formulas_are_written_typeset(make_app, tmp_path):
     needs_node()
-    app, out = build(tmp_path, INDEX)
+    app, out = build(make_app, tmp_path, INDEX)
     html = (out / "index.html").read_text()
     assert not re.search(r"<script[^>]*mathjax", html, re.IGNORECASE)  # no MathJax script
     assert r"\(" not in html and r"\[" not in html  # no TeX left for a browser to typeset
@@ -91,19 +83,18 @@ def test_formulas_are_written_typeset(tmp_path):
     assert app.builder._posenc_typeset.typeset == 3
 
 
-def test_a_rebuild_typesets_only_new_formulas(tmp_path):
+def test_a_rebuild_typesets_only_new_formulas(make_app, tmp_path):
     needs_node()
-    doctrees = tmp_path / "doctrees"
-    build(tmp_path, INDEX, doctrees=doctrees)
-    app, out = build(tmp_path, INDEX + "\nAnd :math:`x^2`.\n", doctrees=doctrees)
+    build(make_app, tmp_path, INDEX)
+    app, out = build(make_app, tmp_path, INDEX + "\nAnd :math:`x^2`.\n")
     assert app.builder._posenc_typeset.typeset == 1
     assert "mjx-c1D465" in (out / "index.html").read_text()  # the x of x^2
 
 
-def test_a_tex_error_is_a_build_warning(tmp_path):
+def test_a_tex_error_is_a_build_warning(make_app, tmp_path):
     needs_node()
     warnings = io.StringIO()
-    build(tmp_path, "T\n=\n\n:math:`\\frac{1}{`\n", warnings=warnings)
+    build(make_app, tmp_path, "T\n=\n\n:math:`\\frac{1}{`\n", warnings=warnings)
     assert re.search(r"index\.rst:\d+: WARNING: TeX error in .*frac.*brace", warnings.getvalue()), warnings.getvalue()
 
 
@@ -121,20 +112,19 @@ def read_again(log: io.StringIO) -> bool:
     return bool(re.search(r"reading sources\.\.\. \[\s*\d+%\] index", re.sub(r"\x1b\[[0-9;]*m", "", log.getvalue())))
 
 
-def test_new_typesetting_code_rewrites_every_page(tmp_path, monkeypatch):
+def test_new_typesetting_code_rewrites_every_page(make_app, tmp_path, monkeypatch):
     """A changed script, MathJax, width or size re-reads every page, so no page keeps old formulas or
     an old stylesheet checksum; with nothing changed, nothing is typeset again."""
     needs_node()
-    doctrees = tmp_path / "doctrees"
-    build(tmp_path, INDEX, doctrees=doctrees)
+    build(make_app, tmp_path, INDEX)
     log = io.StringIO()
-    app, _ = build(tmp_path, INDEX, doctrees=doctrees, status=log)
+    app, _ = build(make_app, tmp_path, INDEX, status=log)
     assert app.builder._posenc_typeset.typeset == 0 and not read_again(log)
     changed = tmp_path / "mathjax_render.mjs"  # the same script with one more comment: new code
     changed.write_text(typeset._SCRIPT.read_text() + "// changed\n")
     monkeypatch.setattr(typeset, "_SCRIPT", changed)
     log = io.StringIO()
-    app, _ = build(tmp_path, INDEX, doctrees=doctrees, status=log)
+    app, _ = build(make_app, tmp_path, INDEX, status=log)
     assert read_again(log)  # the page is read again, so it is written again
     assert app.builder._posenc_typeset.typeset == 3  # every formula typeset again by the new code
     assert sorted(app.env.all_docs) == ["index"] and app.env.posenc_typeset_code == typeset._code_digest(app)

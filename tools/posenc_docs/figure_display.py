@@ -11,13 +11,16 @@ holds two PNG images:
   :data:`PHONE_WIDTH` inches wide, every text at least as large as a 9 px
   label needs on the narrowest phone column (:data:`NARROWEST_COLUMN_PX`),
   at 1.5 times the resolution (:data:`PHONE_DPI`) for phones' dense screens,
-  sent in the output's metadata (``{"posenc": {"phone": base64 PNG}}``).
+  carried inside the wide PNG, in a private chunk (:data:`PHONE_CHUNK`), which
+  image viewers skip (so Jupyter shows the wide rendering, and the phone one
+  reaches Sphinx with the output whether MyST-NB ran the notebook or took
+  its outputs from its cache).
 
 Each PNG says what it is in two text chunks: ``posenc-rendering`` (``wide``
 or ``phone``) and ``posenc-label-px``, the size of its smallest text in the
 image's own pixels (font size in points x dpi / 72).  ``posenc_docs.figures``
-writes the phone file beside the wide one and joins the pair into one
-``<picture>`` (the browser picks the phone file on a narrow screen), and
+takes the phone rendering out of the wide file, writes both beside MyST-NB's
+file and joins the pair into one ``<picture>`` (the browser picks the phone file on a narrow screen), and
 ``tests/site`` multiplies ``posenc-label-px`` by the
 scale the browser draws the image at to get the label size a reader sees.
 
@@ -36,9 +39,11 @@ __all__ = [
     "LABEL_KEY",
     "MIN_LABEL_PX",
     "NARROWEST_COLUMN_PX",
+    "PHONE_CHUNK",
     "PHONE_DPI",
     "PHONE_WIDTH",
     "RENDERING_KEY",
+    "embed_phone",
     "install",
     "label_css_px",
     "phone_figure",
@@ -46,8 +51,12 @@ __all__ = [
     "png_text",
     "render_png",
     "smallest_text_points",
+    "split_phone",
 ]
 
+#: The private PNG chunk that carries the phone rendering inside the wide one (ancillary,
+#: private, safe to copy: viewers ignore it).
+PHONE_CHUNK = b"phOn"
 #: PNG text chunk: ``wide`` or ``phone``.
 RENDERING_KEY = "posenc-rendering"
 #: PNG text chunk: the smallest text's font size in the image's pixels.
@@ -251,10 +260,54 @@ def png_text(data: bytes) -> dict[str, str]:
     return chunks
 
 
-def _figure_bundle(figure, include=None, exclude=None) -> tuple[dict, dict] | None:
-    """IPython's mime-bundle formatter for a ``Figure``: the wide rendering
-    as the output's PNG, the phone rendering in the output's metadata
-    (``{"posenc": {"phone": base64 PNG}}``)."""
+def _chunks(png: bytes) -> list[tuple[bytes, bytes, bytes]]:
+    """The chunks of a PNG file: (type, data, the chunk's bytes as stored)."""
+    import struct
+
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("data is not a PNG file (no PNG signature)")
+    chunks, offset = [], 8
+    while offset + 8 <= len(png):
+        length, kind = struct.unpack(">I4s", png[offset : offset + 8])
+        chunks.append((kind, png[offset + 8 : offset + 8 + length], png[offset : offset + 12 + length]))
+        offset += 12 + length
+    return chunks
+
+
+def embed_phone(wide: bytes, phone: bytes) -> bytes:
+    """The wide PNG with the phone PNG in a :data:`PHONE_CHUNK` chunk before its end.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("agg")
+    >>> import matplotlib.pyplot as plt
+    >>> figure, axes = plt.subplots(figsize=(2, 1))
+    >>> wide, phone = render_png(figure, rendering="wide", dpi=50), render_png(figure, rendering="phone", dpi=75)
+    >>> split_phone(embed_phone(wide, phone)) == (wide, phone), split_phone(wide) == (wide, None)
+    (True, True)
+    >>> plt.close(figure)
+    """
+    import struct
+    import zlib
+
+    chunk = struct.pack(">I", len(phone)) + PHONE_CHUNK + phone + struct.pack(">I", zlib.crc32(PHONE_CHUNK + phone))
+    end = wide.rindex(b"IEND") - 4
+    return wide[:end] + chunk + wide[end:]
+
+
+def split_phone(png: bytes) -> tuple[bytes, bytes | None]:
+    """``(the PNG without its phone rendering, the phone PNG or None)``."""
+    chunks = _chunks(png)
+    phone = next((data for kind, data, _ in chunks if kind == PHONE_CHUNK), None)
+    if phone is None:
+        return png, None
+    return png[:8] + b"".join(stored for kind, _, stored in chunks if kind != PHONE_CHUNK), phone
+
+
+def _figure_bundle(figure, include=None, exclude=None) -> dict | None:
+    """IPython's mime-bundle formatter for a ``Figure``: the wide rendering with the phone
+    rendering inside it (:func:`embed_phone`)."""
     if not figure.axes and not figure.lines:
         return None  # an empty figure: IPython shows nothing either
     # The inline backend registers its own PNG formatter for figures, which
@@ -262,10 +315,8 @@ def _figure_bundle(figure, include=None, exclude=None) -> tuple[dict, dict] | No
     for formatter in _SHELL[0].display_formatter.formatters.values():
         formatter.pop("matplotlib.figure.Figure", None)
         formatter.pop(type(figure), None)
-    wide = render_png(figure, rendering="wide", dpi=figure.dpi)
-    phone = phone_png(figure)
-    data = {"image/png": base64.b64encode(wide).decode("ascii"), "text/plain": repr(figure)}
-    return data, {"posenc": {"phone": base64.b64encode(phone).decode("ascii")}}
+    png = embed_phone(render_png(figure, rendering="wide", dpi=figure.dpi), phone_png(figure))
+    return {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": repr(figure)}
 
 
 #: The shell :func:`install` was given (the formatter needs its other formatters).

@@ -6,9 +6,9 @@ Three parts, one job (every figure legible on every screen):
   matplotlib figure with two PNG renderings (:mod:`posenc_docs.figure_display`,
   run in each kernel through ``PYTHONSTARTUP``, which this extension sets
   for the kernels MyST-NB starts): wide, as drawn, as the output's image,
-  and laid out again for a phone with larger text, in the output's
-  metadata.  When a page is read, the phone file is written beside the wide
-  one (MyST-NB's output folder) and the two become one ``<picture>``: the
+  and laid out again for a phone with larger text, inside the wide file (a
+  private PNG chunk).  When a page is read, the two are taken apart into
+  two files beside MyST-NB's and become one ``<picture>``: the
   browser loads the phone file when the screen is at most
   :data:`PHONE_MEDIA` wide, the wide one otherwise (``<img>`` with its size,
   so the page does not jump, and ``loading="lazy"``).  Other builders
@@ -27,9 +27,7 @@ Enable with ``extensions = [..., "posenc_docs.figures"]`` (conf.py does).
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import json
 import os
 import posixpath
 import shutil
@@ -54,6 +52,7 @@ __all__ = [
     "picture",
     "png_size",
     "setup",
+    "stamp_cache",
 ]
 
 logger = logging.getLogger(__name__)
@@ -125,53 +124,38 @@ def png_size(data: bytes) -> tuple[int, int]:
     return width, height
 
 
-def _executed_outputs(app: Sphinx, docname: str) -> dict[str, str]:
-    """sha256 of each wide PNG in the executed notebook of ``docname`` -> its phone PNG (base64)."""
-    config = getattr(app.env, "mystnb_config", None)
-    if config is None or not config.output_folder:
-        return {}
-    path = Path(config.output_folder, *docname.split("/")).with_suffix(".ipynb")
-    try:
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    phones = {}
-    for cell in notebook.get("cells", []):
-        for output in cell.get("outputs", []):
-            phone = output.get("metadata", {}).get("posenc", {}).get("phone")
-            wide = output.get("data", {}).get("image/png")
-            if phone and wide:
-                wide_bytes = base64.b64decode("".join(wide) if isinstance(wide, list) else wide)
-                phones[hashlib.sha256(wide_bytes).hexdigest()] = phone
-    return phones
-
-
 def join_renderings(app: Sphinx, doctree: nodes.document) -> int:
-    """``doctree-read`` (HTML): put each notebook figure's phone rendering beside its wide one.
+    """``doctree-read`` (HTML): split each figure that carries a phone rendering into its two files.
 
-    MyST-NB names an output image by the sha256 of its bytes; the phone PNG
-    of the output with that image is written beside it, and the image
-    becomes a :class:`picture` of [phone image, wide image].  Returns the
-    number of figures joined.
+    The wide PNG without the phone chunk and the phone PNG are written beside
+    the output MyST-NB wrote (named by the sha256 of their bytes, as MyST-NB
+    names its files); the image becomes a :class:`picture` of [phone image,
+    wide image].  Returns the number of figures joined.
     """
     if app.builder.format != "html":
         return 0
-    phones = _executed_outputs(app, app.env.docname)
     joined = 0
     for image in list(doctree.findall(nodes.image)):
         uri = image.get("uri", "")
-        name = posixpath.basename(uri)
-        if not name.endswith(".png") or name[:-4] not in phones or isinstance(image.parent, picture):
+        if not uri.endswith(".png") or "://" in uri or isinstance(image.parent, picture):
             continue
-        wide_path = Path(app.env.relfn2path(uri, app.env.docname)[1])
-        phone_bytes = base64.b64decode(phones[name[:-4]])
-        phone_name = hashlib.sha256(phone_bytes).hexdigest() + ".png"
-        phone_path = wide_path.with_name(phone_name)
-        if not phone_path.is_file():
-            phone_path.write_bytes(phone_bytes)
-        phone = nodes.image(uri=posixpath.join(posixpath.dirname(uri), phone_name), alt=image.get("alt", ""))
+        path = Path(app.env.relfn2path(uri, app.env.docname)[1])
+        try:
+            wide_bytes, phone_bytes = figure_display.split_phone(path.read_bytes())
+        except (OSError, ValueError):
+            continue
+        if phone_bytes is None:
+            continue
+        names = []
+        for data in (wide_bytes, phone_bytes):
+            name = hashlib.sha256(data).hexdigest() + ".png"
+            if not path.with_name(name).is_file():
+                path.with_name(name).write_bytes(data)
+            names.append(posixpath.join(posixpath.dirname(uri), name))
+        image["uri"] = names[0]
+        image["posenc_size"] = png_size(wide_bytes)
+        phone = nodes.image(uri=names[1], alt=image.get("alt", ""))
         phone["posenc_size"] = png_size(phone_bytes)
-        image["posenc_size"] = png_size(wide_path.read_bytes())
         pair = picture()
         image.replace_self(pair)
         pair += [phone, image]
@@ -254,14 +238,25 @@ def _kernel_code_digest() -> str:
     return digest.hexdigest()
 
 
+def _stamp(cache: Path) -> Path:
+    return cache.with_name(cache.name + ".posenc-figures")
+
+
+def stamp_cache(cache: Path) -> None:
+    """Note beside MyST-NB's cache ``cache`` that its outputs come from the current kernel code
+    (for a cache filled by other means with the same kernels, as tests/docs/test_executors.py does)."""
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    _stamp(cache).write_text(_kernel_code_digest(), encoding="utf-8")
+
+
 def use_figure_kernels(app: Sphinx, config: Any) -> None:
     """``config-inited``: kernels run ``kernel_startup.py``; outputs cached by other kernel code are dropped.
 
     MyST-NB starts its kernels from this process, so they inherit
     ``PYTHONSTARTUP``.  Its cache (``nb_execution_cache_path``, by default
     beside the site) is emptied when the figure code of the kernels changed
-    since it was filled, since cached outputs would keep images made by the
-    old code.
+    since it was filled (or when nothing says which code filled it), since
+    cached outputs would keep images made by the old code.
     """
     if "myst_nb" not in app.extensions:
         return  # no notebook is run
@@ -269,15 +264,12 @@ def use_figure_kernels(app: Sphinx, config: Any) -> None:
     if config.nb_execution_mode not in ("cache", "auto"):
         return
     cache = Path(config.nb_execution_cache_path or Path(app.outdir).parent / ".jupyter_cache")
-    stamp = cache.with_name(cache.name + ".posenc-figures")
-    digest = _kernel_code_digest()
-    if stamp.is_file() and stamp.read_text(encoding="utf-8") == digest:
+    if _stamp(cache).is_file() and _stamp(cache).read_text(encoding="utf-8") == _kernel_code_digest():
         return
     if cache.exists():
         logger.info("posenc_docs.figures: the kernels' figure code changed; emptying %s", cache)
         shutil.rmtree(cache)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(digest, encoding="utf-8")
+    stamp_cache(cache)
 
 
 def _skip(translator, node) -> None:
