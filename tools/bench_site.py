@@ -10,7 +10,14 @@ Run from a source checkout with ``python tools/bench_site.py [SECTION ...]``
   notebook runs again).  The medians of the three rounds are held to the
   bars: clean <= 90 s, no-op <= 5 s, one page <= 15 s;
 - ``browser``: Chromium on the built site (``_build/html``): time to typeset
-  the math of the heaviest page, bytes per page.
+  the math of the heaviest page, bytes per page;
+- ``pages``: every page of the built site in Chromium, three loads each (a
+  new tab, cold cache): when its math is shown at 1280 px, and at 390 px
+  with the CPU slowed 4 times (a phone-class CPU), against the time the same
+  page takes to load with JavaScript off under the same conditions.  Medians
+  held to the bars: <= 1.5 s at 1280 px, <= 4 s at 390 px slowed, and at
+  most 3 times the page without JavaScript.  ``--record FILE`` also writes
+  the medians as JSON (the performance page shows ``docs/data/site-pages.json``).
 
 It needs the test extra (Playwright), npm's assets and Debian's Chromium;
 the helpers are the site tests' own (``tests/site/sitekit.py``).
@@ -134,13 +141,95 @@ def bench_browser() -> Rows:
     return rows
 
 
-SECTIONS = {"site": bench_site, "browser": bench_browser}
+#: Bars of the ``pages`` section (issue 24).
+PAGE_BARS = {"desktop_ms": 1500.0, "phone_ms": 4000.0, "ratio": 3.0}
+PHONE_SLOWDOWN = 4.0
+
+
+def measure_pages(rounds: int = ROUNDS) -> dict:
+    """Medians over ``rounds`` loads of every page: math shown at 1280 px,
+    math shown at 390 px slowed 4x, load with JavaScript off at 390 px slowed 4x (ms)."""
+    directory = sitekit.site_dir()
+    chromium = sitekit.find_chromium()
+    if not (directory / "index.html").is_file():
+        raise RuntimeError(f"no site in {directory}: run make html")
+    if chromium is None:
+        raise RuntimeError("no /usr/bin/chromium: apt-get install chromium")
+    pages = sitekit.page_paths(directory)
+    samples: dict[str, dict[str, list[float]]] = {page: {"desktop": [], "phone": [], "nojs": []} for page in pages}
+    with sitekit.serve(directory) as url, sitekit.browsers(chromium, True, False) as (context, plain):
+        sitekit.time_math_shown(context, url + "index.html", width=1280)  # warm up both browsers
+        sitekit.time_load(plain, url + "index.html", width=1280)
+        for _ in range(rounds):  # rounds outermost: a burst of load on the machine touches every page alike
+            for page in pages:
+                samples[page]["desktop"].append(sitekit.time_math_shown(context, url + page, width=1280)["math"])
+                samples[page]["phone"].append(
+                    sitekit.time_math_shown(context, url + page, width=390, cpu_slowdown=PHONE_SLOWDOWN)["math"]
+                )
+                samples[page]["nojs"].append(
+                    sitekit.time_load(plain, url + page, width=390, cpu_slowdown=PHONE_SLOWDOWN)
+                )
+    result = {}
+    for page, columns in samples.items():
+        medians = {name: statistics.median(values) for name, values in columns.items()}
+        result[page] = {
+            "desktop_ms": round(medians["desktop"]),
+            "phone_ms": round(medians["phone"]),
+            "nojs_phone_ms": round(medians["nojs"]),
+            "ratio": round(medians["phone"] / medians["nojs"], 2),
+        }
+    return {
+        "rounds": rounds,
+        "cpu_slowdown": PHONE_SLOWDOWN,
+        "date": time.strftime("%Y-%m-%d"),
+        "cores": os.cpu_count(),
+        "load_average": [round(x, 1) for x in os.getloadavg()],
+        "bars": PAGE_BARS,
+        "pages": result,
+    }
+
+
+def page_rows(measured: dict) -> Rows:
+    """The ``pages`` section's rows: one per page, held to :data:`PAGE_BARS`."""
+    rows: Rows = [
+        (f"math shown (ms), median of {measured['rounds']}: 1280 px | 390 px, CPU / {PHONE_SLOWDOWN:g}", "", None),
+        ("  | no JavaScript, 390 px, CPU / 4 | ratio", "", None),
+    ]
+    for page, m in measured["pages"].items():
+        met = all(m[key] <= bar for key, bar in PAGE_BARS.items())
+        value = f"{m['desktop_ms']:5d} | {m['phone_ms']:5d} | {m['nojs_phone_ms']:5d} | {m['ratio']:4.1f}"
+        rows.append((f"  {page}", value, met))
+    load = "/".join(f"{x:.1f}" for x in measured["load_average"])
+    rows.append((f"  load average after (1/5/15 min, {os.cpu_count()} cores)", load, None))
+    return rows
+
+
+RECORD: Path | None = None
+
+
+def bench_pages() -> Rows:
+    """Every page in Chromium: math shown at 1280 px and at 390 px on a slowed CPU, against no JavaScript."""
+    try:
+        measured = measure_pages()
+    except RuntimeError as error:
+        return [(str(error), "-", False)]
+    if RECORD is not None:
+        import json
+
+        RECORD.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return page_rows(measured)
+
+
+SECTIONS = {"site": bench_site, "browser": bench_browser, "pages": bench_pages}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python tools/bench_site.py", description=(__doc__ or "").split("\n")[0])
     parser.add_argument("sections", nargs="*", help=f"sections to run (default: all of {', '.join(SECTIONS)})")
+    parser.add_argument("--record", type=Path, help="write the pages section's medians to this JSON file")
     args = parser.parse_args(argv)
+    global RECORD
+    RECORD = args.record
     unknown = [name for name in args.sections if name not in SECTIONS]
     if unknown:
         parser.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
