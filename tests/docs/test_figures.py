@@ -157,6 +157,39 @@ def test_a_notebook_figure_gets_a_phone_rendering(make_app, tmp_path, monkeypatc
     assert wide_label < 9 <= phone_label
 
 
+DESCRIBED_PAGE = NOTEBOOK_PAGE.split("```{code-cell}")[0] + """```{code-cell} ipython3
+import matplotlib.pyplot as plt
+from posenc_math.plotting import described
+
+figure, axes = plt.subplots(figsize=(8, 3), layout="constrained")
+axes.plot(range(10))
+axes.tick_params(labelsize=7)
+described(figure, "A line rising from left to right, described by the figure.")
+```
+"""
+
+
+@pytest.mark.build
+def test_a_described_figure_gets_a_phone_rendering_and_its_alt_text(make_app, tmp_path, monkeypatch):
+    """A ``DescribedFigure`` (the model-config page's) is drawn for phones like a plain figure,
+    and its description still reaches the ``<img>`` as alt text."""
+    from posenc_docs import figure_display
+
+    out = notebook_build(
+        make_app, tmp_path, monkeypatch, ["posenc_docs.figures", "posenc_docs.figure_alt"], page=DESCRIBED_PAGE
+    )
+    html = (out / "index.html").read_text()
+    found = re.search(
+        r'<picture><source media="[^"]+" srcset="(_images/[0-9a-f]+\.png)"[^>]*/>'
+        r'<img src="_images/[0-9a-f]+\.png" alt="A line rising from left to right, described by the figure\."',
+        html,
+    )
+    assert found, html[html.find("<picture") - 200 : html.find("</picture>") + 20]
+    phone = (out / found.group(1)).read_bytes()
+    assert figure_display.png_text(phone)[figure_display.RENDERING_KEY] == "phone"
+    assert float(figure_display.png_text(phone)[figure_display.LABEL_KEY]) > 0
+
+
 @pytest.mark.build
 def test_without_the_extension_a_figure_is_one_image(make_app, tmp_path, monkeypatch):
     """The control: the phone rendering comes from the extension's kernels."""

@@ -311,6 +311,7 @@ async () => {
   return result.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
+    summary: v.nodes.length ? v.nodes[0].failureSummary : "",
   }));
 }
 """

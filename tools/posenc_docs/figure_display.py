@@ -207,10 +207,14 @@ def phone_png(figure) -> bytes:
     return png
 
 
-def render_png(figure, *, rendering: str, dpi: float) -> bytes:
-    """``figure`` as PNG bytes, cropped as IPython crops figures, with the two text chunks."""
+def render_png(figure, *, rendering: str, dpi: float, description: str | None = None) -> bytes:
+    """``figure`` as PNG bytes, cropped as IPython crops figures, with the two text chunks
+    (and a ``Description`` chunk when ``description`` is given: the alt text ``posenc_docs.figure_alt`` reads)."""
     figure.canvas.draw()  # lays out and makes the tick labels
     points = smallest_text_points(figure)
+    metadata = {RENDERING_KEY: rendering, LABEL_KEY: f"{points * dpi / 72:.2f}"}
+    if description is not None:
+        metadata["Description"] = description
     buffer = io.BytesIO()
     figure.savefig(
         buffer,
@@ -219,7 +223,7 @@ def render_png(figure, *, rendering: str, dpi: float) -> bytes:
         bbox_inches="tight",
         facecolor=figure.get_facecolor(),
         edgecolor=figure.get_edgecolor(),
-        metadata={RENDERING_KEY: rendering, LABEL_KEY: f"{points * dpi / 72:.2f}"},
+        metadata=metadata,
     )
     return buffer.getvalue()
 
@@ -319,6 +323,14 @@ def _figure_bundle(figure, include=None, exclude=None) -> dict | None:
     return {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": repr(figure)}
 
 
+def _described_figure_bundle(shown, include=None, exclude=None) -> dict:
+    """The same for a ``posenc_math.plotting.DescribedFigure``: its figure, its description in the wide PNG."""
+    figure = shown.figure
+    wide = render_png(figure, rendering="wide", dpi=figure.dpi, description=shown.description)
+    png = embed_phone(wide, phone_png(figure))
+    return {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": repr(shown)}
+
+
 #: The shell :func:`install` was given (the formatter needs its other formatters).
 _SHELL: list[Any] = []
 
@@ -330,3 +342,4 @@ def install(shell) -> None:
     _SHELL[:] = [shell]
     formatter = shell.display_formatter.mimebundle_formatter
     formatter.for_type_by_name("matplotlib.figure", "Figure", _figure_bundle)
+    formatter.for_type_by_name("posenc_math.plotting.model_config", "DescribedFigure", _described_figure_bundle)
