@@ -157,7 +157,9 @@ def test_a_notebook_figure_gets_a_phone_rendering(make_app, tmp_path, monkeypatc
     assert wide_label < 9 <= phone_label
 
 
-DESCRIBED_PAGE = NOTEBOOK_PAGE.split("```{code-cell}")[0] + """```{code-cell} ipython3
+DESCRIBED_PAGE = (
+    NOTEBOOK_PAGE.split("```{code-cell}")[0]
+    + """```{code-cell} ipython3
 import matplotlib.pyplot as plt
 from posenc_math.plotting import described
 
@@ -167,6 +169,7 @@ axes.tick_params(labelsize=7)
 described(figure, "A line rising from left to right, described by the figure.")
 ```
 """
+)
 
 
 @pytest.mark.build
