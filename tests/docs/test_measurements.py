@@ -54,3 +54,42 @@ def test_an_incomplete_record_fails(key):
 
     with pytest.raises(KeyError):
         page_timings_myst({k: v for k, v in RECORD.items() if k != key})
+
+
+BUILD_RECORD = {
+    "rounds": 3,
+    "date": "2026-11-26",
+    "cores": 2,
+    "load_average": [0.4, 0.9, 1.1],
+    "pages": 33,
+    "notebooks": 21,
+    "site_mb": 48.3,
+    "bars": {"clean": 90.0, "noop": 5.0, "one_page": 15.0},
+    "wall_s": {"clean": [81.5, 84.2, 96.0], "noop": [4.1, 4.3, 4.2], "one_page": [11.0, 12.5, 11.8]},
+    "cpu_s": {"clean": [95.1, 96.3, 97.0], "noop": [3.8, 3.9, 3.9], "one_page": [10.2, 10.4, 10.1]},
+}
+
+
+def test_the_build_table_is_read_from_the_record(make_app, tmp_path):
+    source = tmp_path / "src"
+    (source / "data").mkdir(parents=True)
+    (source / "conf.py").write_text("extensions = ['myst_nb', 'posenc_docs.measurements']\n")
+    (source / "index.md").write_text("# Builds\n\n```{posenc-build-timings} data/build.json\n```\n")
+    (source / "data" / "build.json").write_text(json.dumps(BUILD_RECORD))
+    app = make_app("html", srcdir=source, builddir=tmp_path / "build", warning=io.StringIO())
+    app.build()
+    table = (app.outdir / "index.html").read_text()
+    table = table[table.index('class="posenc-measured') :]
+    for value in ("81.5, 84.2, 96.0", ">84.2<", ">4.2<", ">11.8<", "95.1, 96.3, 97.0", "33 pages", "21 are notebooks"):
+        assert value in table, value
+    assert "(over)" not in table  # the medians meet the bars
+
+
+def test_a_median_over_its_bar_is_marked():
+    from posenc_docs.measurements import build_timings_myst
+
+    slow = {**BUILD_RECORD, "wall_s": {**BUILD_RECORD["wall_s"], "noop": [5.5, 6.0, 4.0]}}
+    rows = build_timings_myst(slow).splitlines()
+    assert [row for row in rows if "(over)" in row] == [row for row in rows if row.startswith("| no-op")]
+    with pytest.raises(KeyError):
+        build_timings_myst({k: v for k, v in BUILD_RECORD.items() if k != "cpu_s"})
