@@ -3,10 +3,22 @@
 The kernel's numeric certificate is its own interval evaluator; here the
 statement is evaluated by :mod:`adversarial.numeric` (an mpmath evaluator
 written without reading the kernel), after the theorem language is written
-out in plain SymPy: definitions unfolded, block-diagonal matrices and stacks
-written out at the counterexample's sizes, row softmax written out for
-explicit arguments.  Where that evaluator has no rule, SymPy itself
-(``evalf`` at 50 digits) decides.
+out in plain SymPy at the counterexample's sizes:
+
+- named definitions are unfolded (also those without parameters, ``q``);
+- block-diagonal matrices, stacks and block matrices become explicit
+  matrices, blocks with their index replaced by ``0, 1, ..., count - 1``;
+- matrix symbols take the counterexample's matrices, ``I_n`` and ``0_n``
+  their explicit forms, and products, sums, transposes and entries of
+  explicit matrices are multiplied out;
+- row softmax is written out for the explicit argument;
+- an arbitrary function of an index (``q(2 j)``, ``omega(j)``) becomes a
+  table of the values the counterexample drew for it (``q(0)``, ``q(1)``,
+  ...): a SymPy function that evaluates at exactly those integers, so that
+  sums over an index read it wherever the evaluator binds the index.
+
+Where that evaluator has no rule, SymPy itself (``evalf`` at 50 digits)
+decides.  Nothing here calls the kernel.
 """
 
 from __future__ import annotations
@@ -23,39 +35,126 @@ CONFIRMED = ("differ", "lhs undefined", "rhs undefined")
 def _value(text):
     if isinstance(text, list):
         return sympy.ImmutableMatrix([[_value(v) for v in row] for row in text])
-    return sympy.sympify(text)
+    return sympy.sympify(text, rational=True)
 
 
-def _written_out(expression, sizes: dict, matrices: dict):
-    """The theorem language in plain SymPy: definitions unfolded, structured matrices written out."""
-    if isinstance(expression, sympy.MatrixBase):
-        return sympy.ImmutableMatrix(
-            expression.rows, expression.cols, [_written_out(e, sizes, matrices) for e in expression]
-        )
-    if not isinstance(expression, sympy.Basic) or not expression.args:
-        return expression
-    if isinstance(expression, language._Named):
-        return _written_out(expression.unfolded(), sizes, matrices)
-    if isinstance(expression, (language.BlockDiagonal, language.Stacked)):
-        count = int(expression.count.xreplace(sizes))
-        blocks = [_written_out(expression.block.xreplace({expression.index: j}), sizes, matrices) for j in range(count)]
-        blocks = [sympy.ImmutableMatrix(b.xreplace(matrices).as_explicit()) for b in blocks]
+def _is_arbitrary_function(expression) -> bool:
+    """An application of an arbitrary function: the language's (``kernel_domain``) or SymPy's ``Function('f')``."""
+    return isinstance(expression, sympy.core.function.AppliedUndef) or (
+        isinstance(expression, sympy.Function) and hasattr(type(expression), "kernel_domain")
+    )
+
+
+def _table(name: str, values: dict) -> type:
+    """A SymPy function that is ``values[key]`` at the arguments the key names (``"q(2)"``), else unevaluated."""
+
+    def evaluate(cls, *arguments):
+        if all(a.is_Integer for a in arguments):
+            key = f"{name}({', '.join(str(a) for a in arguments)})"
+            if key in values:
+                return values[key]
+        return None
+
+    return type(f"{name}_table", (sympy.Function,), {"eval": classmethod(evaluate)})
+
+
+def _size(value, sizes: dict) -> int:
+    size = sympy.sympify(value).xreplace(sizes)
+    if not size.is_Integer:
+        raise ValueError(f"a size is not an integer at this point: {value} = {size}")
+    return int(size)
+
+
+def _explicit(expression):
+    return isinstance(expression, sympy.MatrixBase)
+
+
+class _WriteOut:
+    """The theorem language in plain SymPy at one point's sizes, matrices and function values."""
+
+    def __init__(self, sizes: dict, matrices: dict, functions: dict):
+        self.sizes, self.matrices, self.functions = sizes, matrices, functions
+        self.tables: dict[str, type] = {}
+
+    def table(self, name: str) -> type:
+        if name not in self.tables:
+            self.tables[name] = _table(name, self.functions)
+        return self.tables[name]
+
+    def blocks(self, expression) -> list:
+        count = _size(expression.count, self.sizes)
+        written = []
+        for j in range(count):
+            block = self(expression.block.xreplace({expression.index: sympy.Integer(j)}))
+            if not _explicit(block):
+                raise ValueError(f"block {j} of {type(expression).__name__} is not explicit: {block!r}")
+            written.append(sympy.Matrix(block))
+        return written
+
+    def __call__(self, expression):
+        if isinstance(expression, sympy.MatrixBase):
+            return sympy.ImmutableMatrix(expression.rows, expression.cols, [self(e) for e in expression])
+        if isinstance(expression, language._Named):  # before the leaf test: ``q()`` has no arguments
+            return self(expression.unfolded())
+        if isinstance(expression, sympy.MatrixSymbol):
+            return self.matrices.get(expression, expression)
+        if isinstance(expression, (sympy.Identity, sympy.ZeroMatrix)):
+            rows, cols = (_size(n, self.sizes) for n in expression.shape)
+            if isinstance(expression, sympy.Identity):
+                return sympy.ImmutableMatrix.eye(rows)
+            return sympy.ImmutableMatrix.zeros(rows, cols)
+        if not isinstance(expression, sympy.Basic) or not expression.args:
+            return expression
         if isinstance(expression, language.Stacked):
-            return sympy.ImmutableMatrix(sympy.Matrix.vstack(*blocks))
-        return sympy.ImmutableMatrix(sympy.diag(*blocks))
-    if isinstance(expression, language.RowSoftmax):
-        scores = sympy.Matrix(_written_out(expression.argument, sizes, matrices).xreplace(matrices).as_explicit())
-        rows = []
-        for i in range(scores.rows):
-            total = sum(sympy.exp(scores[i, j]) for j in range(scores.cols))
-            rows.append([sympy.exp(scores[i, j]) / total for j in range(scores.cols)])
-        return sympy.ImmutableMatrix(rows)
-    args = [_written_out(a, sizes, matrices) for a in expression.args]
-    if isinstance(expression, MatrixElement) and isinstance(args[0], sympy.MatrixBase):
-        return args[0][int(args[1]), int(args[2])]
-    if isinstance(expression, (sympy.Add, sympy.Mul, sympy.Pow, sympy.MatMul, sympy.MatAdd)):
-        return expression.func(*args, evaluate=False)
-    return expression.func(*args)
+            return sympy.ImmutableMatrix(sympy.Matrix.vstack(*self.blocks(expression)))
+        if isinstance(expression, language.BlockDiagonal):
+            return sympy.ImmutableMatrix(sympy.diag(*self.blocks(expression)))
+        if isinstance(expression, sympy.BlockMatrix):
+            grid = expression.blocks
+            rows = []
+            for i in range(grid.rows):
+                row = [self(grid[i, j]) for j in range(grid.cols)]
+                if not all(map(_explicit, row)):
+                    raise ValueError(f"a block of row {i} is not explicit")
+                rows.append(sympy.Matrix.hstack(*row))
+            return sympy.ImmutableMatrix(sympy.Matrix.vstack(*rows))
+        if isinstance(expression, language.RowSoftmax):
+            scores = self(expression.argument)
+            if not _explicit(scores):
+                raise ValueError("the argument of softmax is not explicit")
+            rows = []
+            for i in range(scores.rows):
+                total = sympy.Add(*(sympy.exp(scores[i, j]) for j in range(scores.cols)), evaluate=False)
+                rows.append([sympy.exp(scores[i, j]) / total for j in range(scores.cols)])
+            return sympy.ImmutableMatrix(rows)
+        if _is_arbitrary_function(expression) and self.functions:
+            return self.table(type(expression).__name__)(*(self(a).xreplace(self.sizes) for a in expression.args))
+        args = [self(a) for a in expression.args]
+        if isinstance(expression, MatrixElement) and _explicit(args[0]):
+            return args[0][_size(args[1], self.sizes), _size(args[2], self.sizes)]
+        if isinstance(expression, sympy.MatMul) and all(map(_explicit, args)):
+            product = sympy.Matrix(args[0])
+            for factor in args[1:]:
+                product = product * sympy.Matrix(factor)
+            return sympy.ImmutableMatrix(product)
+        if isinstance(expression, sympy.MatMul) and any(map(_explicit, args)):  # a scalar times a matrix
+            scalars = [a for a in args if not _explicit(a)]
+            matrices = [sympy.Matrix(a) for a in args if _explicit(a)]
+            if all(not isinstance(s, sympy.MatrixExpr) for s in scalars):
+                product = matrices[0]
+                for factor in matrices[1:]:
+                    product = product * factor
+                return sympy.ImmutableMatrix(sympy.Mul(*scalars) * product)
+        if isinstance(expression, sympy.MatAdd) and all(map(_explicit, args)):
+            total = sympy.Matrix(args[0])
+            for term in args[1:]:
+                total = total + sympy.Matrix(term)
+            return sympy.ImmutableMatrix(total)
+        if isinstance(expression, sympy.Transpose) and _explicit(args[0]):
+            return sympy.ImmutableMatrix(args[0].T)
+        if isinstance(expression, (sympy.Add, sympy.Mul, sympy.Pow, sympy.MatMul, sympy.MatAdd)):
+            return expression.func(*args, evaluate=False)
+        return expression.func(*args)
 
 
 def _sympy_verdict(lhs, rhs, point: dict, relation: str) -> bool:
@@ -84,21 +183,26 @@ def _exact_difference(lhs, rhs, point: dict):
 
 
 def confirm_counterexample(lhs, rhs, point: dict, relation: str = "=") -> bool:
-    """True when an evaluation independent of the kernel finds the statement false at ``point``."""
+    """True when an evaluation independent of the kernel finds the statement false at ``point``.
+
+    ``point`` is the kernel's counterexample: symbol names to values (numbers
+    as strings or ints, matrices as nested lists) and ``"f(0)"``-style keys
+    to the values of arbitrary functions.
+    """
+    named = {name: value for name, value in point.items() if "(" not in name}
+    functions = {name: _value(value) for name, value in point.items() if "(" in name}
     sizes, matrices = {}, {}
     for side in (lhs, rhs):
-        for symbol in getattr(side, "free_symbols", set()):
-            shape = getattr(symbol, "shape", ())
-            for s in [symbol, *(sympy.sympify(n) for n in shape)]:
-                for free in getattr(s, "free_symbols", set()):
-                    if str(free) in point and not isinstance(free, sympy.MatrixSymbol):
-                        sizes[free] = _value(point[str(free)])
-            if isinstance(symbol, sympy.MatrixSymbol) and str(symbol) in point:
-                matrices[symbol] = _value(point[str(symbol)])
-    left, right = (_written_out(side, sizes, matrices) for side in (lhs, rhs))
-    named = {name: value for name, value in point.items() if "(" not in name}
-    functions = {name: value for name, value in point.items() if "(" in name}
-    if relation == "=" and not functions:
+        for symbol in numeric.free_symbols(side):
+            if str(symbol) not in named:
+                continue
+            if isinstance(symbol, sympy.MatrixSymbol):
+                matrices[symbol] = _value(named[str(symbol)])
+            else:
+                sizes[symbol] = _value(named[str(symbol)])
+    write_out = _WriteOut(sizes, matrices, functions)
+    left, right = write_out(lhs), write_out(rhs)
+    if relation == "=":
         try:
             found = numeric.verdict(left, right, named, 60)
         except (NotImplementedError, numeric.BadPoint, TypeError, ValueError):
@@ -110,16 +214,4 @@ def confirm_counterexample(lhs, rhs, point: dict, relation: str = "=") -> bool:
         if found == "equal":  # beyond 120 digits: exactly, where both sides are rational there
             exact = _exact_difference(left, right, named)
             return exact is not None and exact != 0
-    if functions:  # arbitrary functions: take the values the kernel drew for them
-        replaced = {}
-        left, right = (side.xreplace(sizes).doit() for side in (left, right))
-        for side in (left, right):
-            for node in sympy.preorder_traversal(
-                sympy.sympify(side) if not isinstance(side, sympy.MatrixBase) else side
-            ):
-                if isinstance(node, sympy.Function):
-                    key = f"{type(node).__name__}({', '.join(str(a.xreplace(sizes)) for a in node.args)})"
-                    if key in functions:
-                        replaced[node] = _value(functions[key])
-        left, right = (side.xreplace(replaced) for side in (left, right))
-    return _sympy_verdict(left, right, point, relation)
+    return _sympy_verdict(left, right, named, relation)

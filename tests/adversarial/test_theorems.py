@@ -665,6 +665,15 @@ def test_every_registered_control_has_a_counterexample_an_independent_evaluation
             if isinstance(control, Conclusion):
                 relation = getattr(control, "relation", "=")
                 assert confirm_counterexample(control.lhs, control.rhs, found, relation), f"not confirmed at {found}"
+                # the same evaluation finds the theorem's own conclusions true there (it can tell)
+                given = set(found) | {name.split("(")[0] for name in found}
+                for conclusion in get(result["id"]).conclusions:
+                    hypotheses_hold = set(conclusion.assuming) <= set(control.assuming)
+                    named = {str(s) for s in conclusion.free_symbols()} <= given
+                    if named and hypotheses_hold and conclusion.relation == "=":
+                        assert not confirm_counterexample(conclusion.lhs, conclusion.rhs, found), (
+                            f"a conclusion is found false at {found}: {conclusion.latex()}"
+                        )
             else:
                 assert get(result["id"]).scope != "general", "a computed control in a general theorem"
                 assert result["id"] == "t5-buckets", "a new computed control needs its own independent check"
