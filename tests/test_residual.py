@@ -59,7 +59,6 @@ def test_bad_input_names_the_argument(kwargs, error, name):
         position_readout(**kwargs)
 
 
-
 def test_the_blocks_use_hidden_factor(monkeypatch):
     """The site states the blocks' hidden width from HIDDEN_FACTOR: changing it must change the result."""
     assert residual.HIDDEN_FACTOR == 4
