@@ -92,7 +92,7 @@ class Background:
 
     Made by :func:`start`.  When the process cannot give its values (it
     died, raised, wrote something that is not its answer, or took longer
-    than :data:`DEADLINE`), :meth:`values` returns ``{}``, and each
+    than ``DEADLINE``), :meth:`values` returns ``{}``, and each
     theorem's check computes its witness itself.
     """
 
@@ -119,7 +119,7 @@ def start() -> Background | None:
 
     Call it before importing SymPy: the witnesses need only numpy, mpmath
     and the library, so they run while the caller imports.  The process is
-    made by :func:`posenc_math._processes.fork`, the library's one way to fork.
+    made by ``posenc_math._processes.fork``, the library's one way to fork.
     """
     child = _processes.fork(compute, deadline=DEADLINE)
     return None if child is None else Background(child)
