@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import matplotlib
 
@@ -61,6 +62,9 @@ def test_the_png_description_becomes_the_alt_text(tmp_path):
     assert 'alt="A line rising from 0 to 1."' in html
     assert 'alt="written by hand"' in html  # an alt the page gives is kept
     assert html.count("A line rising from 0 to 1.") == 1
+    # the computed alt is marked (the number lint skips it); the hand-written one and the plain image are not
+    assert re.search(r'<img alt="A line rising from 0 to 1\." class="posenc-described" src="_images/described.png"', html)
+    assert html.count("posenc-described") == 1
     # an image without a description keeps no alt (the site's accessibility test catches it)
     assert '<img alt="" src="_images/plain.png"' in html or 'src="_images/plain.png" />' in html
 

@@ -6,6 +6,9 @@ computed from the data it draws (``posenc_math.plotting.described``)
 carries it instead in its PNG's ``Description`` text chunk; this extension
 reads that chunk and makes it the image's ``alt`` when the page gives none,
 so the numbers a screen reader hears are the ones the figure was drawn from.
+Such an image gets the class :data:`DESCRIBED_CLASS` (``posenc-described``)
+so that the site's number lint can tell a computed alt text from one typed
+into the cell's metadata.
 
 Enable with ``extensions = [..., "posenc_docs.figure_alt"]``.
 """
@@ -16,10 +19,13 @@ from pathlib import Path
 
 from docutils import nodes
 
-__all__ = ["png_description", "setup", "take_alt_from_images"]
+__all__ = ["DESCRIBED_CLASS", "png_description", "setup", "take_alt_from_images"]
 
 #: The PNG text chunk keyword read (matplotlib's ``savefig(metadata=...)`` key).
 KEYWORD = "Description"
+
+#: The class of an image whose alt text is its PNG's description (computed from the data drawn).
+DESCRIBED_CLASS = "posenc-described"
 
 
 def png_description(path: Path) -> str | None:
@@ -52,7 +58,7 @@ def _image_path(app, docname: str, uri: str) -> Path | None:
 
 
 def take_alt_from_images(app, doctree: nodes.document) -> None:
-    """``doctree-read``: give an image without alt text its PNG's description."""
+    """``doctree-read``: give an image without alt text its PNG's description, and the class :data:`DESCRIBED_CLASS`."""
     docname = app.env.docname
     for image in doctree.findall(nodes.image):
         if image.get("alt"):
@@ -63,6 +69,7 @@ def take_alt_from_images(app, doctree: nodes.document) -> None:
         description = png_description(path)
         if description is not None:
             image["alt"] = description
+            image["classes"].append(DESCRIBED_CLASS)
 
 
 def setup(app) -> dict:
