@@ -4,8 +4,10 @@ Numbers in a page's prose, captions and alt text drift when the code
 changes and nobody retypes them.  On the built site, a number is fine when
 
 - it comes from a computation on the page: a glued value (MyST-NB's
-  ``pasted-text`` / ``pasted-inline`` spans), a cell's output, a formula
-  typeset from code or TeX (math is mathematics, not a measurement), code;
+  ``pasted-text`` / ``pasted-inline`` spans), what a cell printed, a figure's
+  alt text that the figure computed from its data (``posenc-described``,
+  set by ``posenc_docs.figure_alt``), a formula typeset from code or TeX
+  (math is mathematics, not a measurement), code;
 - Sphinx or an extension generated it: figure, table, theorem and equation
   numbers (``caption-number``, ``eqno``), citations and the bibliography
   (``bibtex-citation``, ``citation``);
@@ -14,6 +16,11 @@ changes and nobody retypes them.  On the built site, a number is fine when
   reader sees it (``"Llama 3"``, ``"RoFormer (2021)"``), for every page
   (``pages = ["*"]``) or for named pages.  A phrase that matches nothing
   is an error too, so the list does not outlive the text it excuses.
+
+A cell's output is computed, except the words typed into the cell's
+metadata that MyST-NB puts beside what it drew: a figure's caption
+(``mystnb: figure: caption``) and an image's alt text (``mystnb: image:
+alt``) are checked like prose.
 
 A number is a run of digits (with ``.``/``,`` inside, an exponent
 ``e-12``) that does not continue a word: ``float16``, ``x86_64`` and
@@ -52,7 +59,6 @@ SKIPPED_CLASSES = {
     "math",  # formulas (typeset from TeX or from code)
     "pasted-text",  # glue: a value computed on the page
     "pasted-inline",
-    "cell_output",  # what a cell printed or drew
     "caption-number",  # "Fig. 3", "Theorem 4": numbered by Sphinx
     "eqno",  # equation numbers
     "headerlink",
@@ -66,6 +72,12 @@ SKIPPED_CLASSES = {
     "posenc-math-wide",
     "posenc-math-narrow",
 }
+
+#: What a cell printed or drew: skipped, but for its figures' captions and hand-written alt texts.
+OUTPUT_CLASS = "cell_output"
+
+#: An image whose alt text its figure computed from the data it draws (``posenc_docs.figure_alt``).
+DESCRIBED_CLASS = "posenc-described"
 
 
 #: HTML elements that have no end tag.
@@ -85,15 +97,25 @@ class _Extractor(HTMLParser):
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.stack: list[tuple[str, bool]] = []  # (tag, skipped)
+        self.stack: list[tuple[str, bool, bool]] = []  # (tag, skipped, a cell's output)
         self.in_article = 0
         self.parts: list[str] = []
         self.alts: list[str] = []
         self.reference_at: int | None = None  # depth of an open internal reference, whose text is held back
         self.reference: list[str] = []
 
-    def _skipping(self) -> bool:
-        return any(skipped for _, skipped in self.stack)
+    def _skipping(self, alt: bool = False) -> bool:
+        """Whether text here is skipped: inside a skipped element, or inside a cell's output but not in a
+        figure's caption (an image's alt text, ``alt``, is read in a cell's output too)."""
+        output = False
+        for tag, skipped, is_output in self.stack:
+            if skipped:
+                return True
+            if is_output:
+                output = True
+            elif tag == "figcaption":
+                output = False
+        return output and not alt
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
@@ -102,12 +124,13 @@ class _Extractor(HTMLParser):
         classes = set((attributes.get("class") or "").split())
         skipped = tag in SKIPPED_TAGS or bool(classes & SKIPPED_CLASSES)
         if tag == "img":
-            if self.in_article and not self._skipping() and attributes.get("alt"):
+            described = DESCRIBED_CLASS in classes
+            if self.in_article and not described and not self._skipping(alt=True) and attributes.get("alt"):
                 self.alts.append(attributes["alt"])
             return
         if tag in VOID:
             return
-        self.stack.append((tag, skipped))
+        self.stack.append((tag, skipped, OUTPUT_CLASS in classes))
         if tag == "a" and {"reference", "internal"} <= classes and self.reference_at is None:
             self.reference_at, self.reference = len(self.stack), []
         if tag in ("p", "li", "td", "th", "dt", "dd", "h1", "h2", "h3", "h4", "figcaption", "div", "tr"):

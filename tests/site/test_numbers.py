@@ -55,6 +55,27 @@ def test_computed_and_generated_numbers_pass():
     assert strays('<p><a class="reference internal" href="#a">the 16 heads</a></p>') == ["16"]
 
 
+def test_a_cell_figures_caption_and_typed_alt_text_are_checked():
+    """A cell's output is computed, but its figure's caption and alt text are typed into the cell's metadata."""
+    figure = (
+        '<div class="cell_output docutils container"><figure class="align-default" id="fig-a">'
+        '<a class="full-size-image reference internal image-reference" href="a.png"><picture>'
+        '<source media="(max-width: 40em)" srcset="p.png" width="462" height="300" />'
+        '<img src="a.png" alt="{alt}" width="1109" height="367" {marked}/></picture></a>'
+        '<figcaption><p><span class="caption-number">Fig. 2 </span><span class="caption-text">'
+        'The first 64 of 384 dimensions, <span class="pasted-text">0.74</span>.</span>'
+        '<a class="headerlink" href="#fig-a">¶</a></p></figcaption></figure>'
+        '<div class="output text_plain"><pre>12.5</pre></div><p>printed 7</p></div>'
+    )
+    assert strays(figure.format(alt="about 0.74 near 0.5", marked="")) == ["64", "384", "0.74", "0.5"]
+    # an alt text the figure computed from its data (posenc_docs.figure_alt) is marked, and passes
+    assert strays(figure.format(alt="about 0.74 near 0.5", marked='class="posenc-described" ')) == ["64", "384"]
+    # the rest of a cell's output stays computed, and nothing after the caption is checked in it
+    assert strays('<div class="cell_output"><figure><figcaption>a 3</figcaption></figure><p>9</p></div>') == ["3"]
+    # a described image is computed wherever it is
+    assert strays('<p><img alt="8 blocks" class="posenc-described" src="a.png"/></p>') == []
+
+
 def test_digits_inside_names_are_not_numbers():
     assert strays("<p>float16, bfloat16, x86_64, Qwen2-VL, T5 and W_q</p>") == []
     assert strays("<p>GPT-2 and Llama 3</p>") == ["2", "3"]
