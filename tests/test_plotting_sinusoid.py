@@ -9,7 +9,14 @@ import pytest
 
 from posenc_math import binary, sinusoidal, wavelengths
 from posenc_math.analysis import halving_frequencies, halving_sinusoids, table_from_frequencies
-from posenc_math.plotting import bits_and_waves, clock_hands, offset_curve, table_panels, wavelength_plot
+from posenc_math.plotting import (
+    bits_and_waves,
+    clock_hands,
+    offset_curve,
+    offset_curve_description,
+    table_panels,
+    wavelength_plot,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -81,3 +88,15 @@ def test_offset_curve_marks_the_first_increase():
     assert [text.get_text() for text in axes.texts] == ["rises at k = 3"]
     with pytest.raises(ValueError, match="past the end"):
         offset_curve({"d": values}, first_increase={"d": 5})
+
+
+def test_offset_curve_description_reads_the_values_drawn():
+    curves = {"d = 64": [32.0, 20.5, 21.0], "d = 128": [64.0, 50.0, 40.25]}
+    text = offset_curve_description(curves, first_increase={"d = 64": 2})
+    assert text == (
+        "2 curves (d = 64, d = 128) against the offset from 0 to 2, starting at 32, 64 and ending at 21, 40.2"
+        " respectively. Each first rise is marked at offset 2 (d = 64)."
+    )
+    assert "marked" not in offset_curve_description(curves)
+    with pytest.raises(TypeError, match="curves"):
+        offset_curve_description([1.0, 2.0])

@@ -37,7 +37,14 @@ from .rope_variants import (
     xpos_decay,
 )
 from .rotation import dials_animation, rope_pair_rotation, shift_hands
-from .sinusoid import bits_and_waves, clock_hands, offset_curve, table_panels, wavelength_plot
+from .sinusoid import (
+    bits_and_waves,
+    clock_hands,
+    offset_curve,
+    offset_curve_description,
+    table_panels,
+    wavelength_plot,
+)
 from .tables import heatmap
 
 # matplotlib is imported inside each helper; without it, say now which extra installs it.
@@ -65,6 +72,7 @@ __all__ = [
     "mrope_position_ids",
     "naive_alternatives",
     "offset_curve",
+    "offset_curve_description",
     "pca_positions",
     "phase_error_growth",
     "position_spacing",

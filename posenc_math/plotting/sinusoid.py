@@ -21,6 +21,7 @@ __all__ = [
     "bits_and_waves",
     "clock_hands",
     "offset_curve",
+    "offset_curve_description",
     "table_panels",
     "wavelength_plot",
 ]
@@ -365,3 +366,50 @@ def offset_curve(
     axes.set_ylabel(ylabel)
     axes.legend(fontsize=8, loc="upper right")
     return figure
+
+
+def _number(value: float) -> str:
+    """``value`` as a reader reads it: an integer without decimals, else three significant digits."""
+    return str(round(value)) if abs(value - round(value)) < 1e-9 else f"{value:.3g}"
+
+
+def offset_curve_description(curves: dict[str, ArrayLike], *, first_increase: dict[str, int] | None = None) -> str:
+    """What :func:`offset_curve` draws, in words, from the same values (for alt text).
+
+    Parameters
+    ----------
+    curves, first_increase
+        As for :func:`offset_curve`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> text = offset_curve_description({"d = 4": [2.0, 1.5, 0.6, 0.8]}, first_increase={"d = 4": 3})
+    >>> for sentence in text.split(". "):
+    ...     print(sentence)
+    One curve (d = 4) against the offset from 0 to 3, starting at 2 and ending at 0.8
+    Its first rise is marked at offset 3.
+    """
+    checked = _curves("curves", curves)
+    marks = {} if first_increase is None else dict(first_increase)
+    count = "One curve" if len(checked) == 1 else f"{len(checked)} curves"
+    labels = ", ".join(checked)
+    lengths = {values.size for values in checked.values()}
+    span = f"from 0 to {lengths.pop() - 1}" if len(lengths) == 1 else "over their offsets"
+    starts = ", ".join(_number(values[0]) for values in checked.values())
+    ends = ", ".join(_number(values[-1]) for values in checked.values())
+    plural = len(checked) > 1
+    text = (
+        f"{count} ({labels}) against the offset {span}, starting at {starts}"
+        f" and ending at {ends}{' respectively' if plural else ''}."
+    )
+    marked = [
+        (label, check_int("first_increase offset", marks[label], minimum=1)) for label in checked if label in marks
+    ]
+    if marked:
+        places = ", ".join(f"{offset} ({label})" if plural else str(offset) for label, offset in marked)
+        text += f" {'Each' if plural else 'Its'} first rise is marked at offset {places}."
+    return text
