@@ -5,8 +5,16 @@ import matplotlib
 matplotlib.use("agg")
 
 import numpy as np
+import pytest
 
-from posenc_math.plotting import log_positions, phase_error_growth, position_spacing
+from posenc_math.plotting import (
+    log_positions,
+    phase_error_growth,
+    phase_error_growth_description,
+    position_spacing,
+    position_spacing_description,
+)
+from posenc_math.plotting.precision import SCENARIOS
 from posenc_math.precision import phase_error
 
 
@@ -29,3 +37,23 @@ def test_position_spacing_marks_the_limits():
 def test_log_positions_are_distinct_and_bounded():
     positions = log_positions(10**6)
     assert positions[0] == 1 and positions[-1] == 10**6 and np.all(np.diff(positions) > 0)
+
+
+def test_phase_error_growth_description_reads_the_errors_drawn():
+    positions = log_positions(10**5, 40)
+    text = phase_error_growth_description(positions, dim=16)
+    largest = {label: np.abs(phase_error(positions, 16, **formats)).max(axis=1) for label, formats in SCENARIOS.items()}
+    first_radian = int(positions[np.argmax(largest["all bfloat16"] >= 1.0)])
+    assert f"all bfloat16: error reaches one radian at position {first_radian:,};" in text
+    assert f"{largest['all float32'][-1]:.2g} radians at position 100,000." in text
+    overflow = int(positions[np.argmax(positions > 65_504)])
+    assert f"no value from position {overflow:,} on, which it cannot hold" in text
+    # bfloat16 holds every position up to 256: there the mixed scenario is all float32
+    same_up_to = int(positions[positions <= 256][-1])
+    assert f"positions bfloat16, rest float32: the same errors as all float32 up to position {same_up_to:,};" in text
+
+
+@pytest.mark.parametrize("formats, expected", [(("float32",), "16,777,216 in float32"), (("float16",), "65,504")])
+def test_position_spacing_description_names_the_limits(formats, expected):
+    assert expected in position_spacing_description(2**26, formats=formats)
+    assert "largest number" not in position_spacing_description(2**10, formats=("float16",))

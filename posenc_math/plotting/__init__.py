@@ -26,7 +26,13 @@ from .learned import (
     step_sizes,
 )
 from .model_config import DescribedFigure, described, layer_wavelengths, layer_wavelengths_description
-from .precision import log_positions, phase_error_growth, position_spacing
+from .precision import (
+    log_positions,
+    phase_error_growth,
+    phase_error_growth_description,
+    position_spacing,
+    position_spacing_description,
+)
 from .relative_attention import deberta_terms_map, transformer_xl_terms_map
 from .rope_variants import (
     FEATURE_SCHEMES,
@@ -75,7 +81,9 @@ __all__ = [
     "offset_curve_description",
     "pca_positions",
     "phase_error_growth",
+    "phase_error_growth_description",
     "position_spacing",
+    "position_spacing_description",
     "position_vectors",
     "rope_feature_map",
     "rope_mean_score_plot",

@@ -21,7 +21,13 @@ from ..precision import phase_error, phase_error_bound, unit_roundoff
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["log_positions", "phase_error_growth", "position_spacing"]
+__all__ = [
+    "log_positions",
+    "phase_error_growth",
+    "phase_error_growth_description",
+    "position_spacing",
+    "position_spacing_description",
+]
 
 _COLOURS = {"bfloat16": "#D55E00", "float16": "#0072B2", "float32": "#009E73", "float64": "#000000"}
 _STYLES = {"bfloat16": "-", "float16": "--", "float32": "-.", "float64": ":"}
@@ -50,6 +56,91 @@ def log_positions(stop: int, count: int = 120) -> np.ndarray:
     stop = check_int("stop", stop, minimum=2)
     count = check_int("count", count, minimum=2)
     return np.unique(np.round(np.geomspace(1, stop, count)).astype(np.int64))
+
+
+def _largest_errors(
+    positions: np.ndarray, dim: int, base: float, scenarios: dict[str, dict[str, str]]
+) -> dict[str, np.ndarray]:
+    """Per scenario, the largest phase error over the pairs at each position (nan where a position overflows)."""
+    largest = {}
+    for label, formats in scenarios.items():
+        error = np.abs(phase_error(positions, dim, base=base, **formats))
+        with np.errstate(all="ignore"):
+            largest[label] = np.where(
+                np.isnan(error).any(axis=1), np.nan, np.nanmax(np.nan_to_num(error, nan=0.0), axis=1)
+            )
+    return largest
+
+
+def _radians(value: float) -> str:
+    return f"{value:.2g}"
+
+
+def phase_error_growth_description(
+    positions: ArrayLike, dim: int = 128, *, base: float = 10000.0, scenarios: dict[str, dict[str, str]] | None = None
+) -> str:
+    """What :func:`phase_error_growth` draws, in words, from the same errors (for alt text).
+
+    For each scenario: the first drawn position where the largest error
+    reaches one radian (where the line nears pi and the angle stops meaning
+    anything), the error at the last position it holds, and where a format
+    cannot hold the positions; for a scenario that differs from another only
+    in its positions' format, the last position up to which the two agree.
+
+    Parameters
+    ----------
+    positions, dim, base, scenarios
+        As for :func:`phase_error_growth`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> text = phase_error_growth_description([1, 10, 100, 100_000], dim=8, scenarios={"f16": SCENARIOS["all float16"]})
+    >>> text.split(". ")[1]
+    'f16: 3.7e-05 radians at position 100; no value from position 100,000 on, which it cannot hold.'
+    """
+    positions = np.asarray(positions)
+    scenarios = SCENARIOS if scenarios is None else scenarios
+    largest = _largest_errors(positions, dim, base, scenarios)
+    sentences = [
+        f"Log-log plot of the largest phase error over the pairs against the position, from {int(positions[0]):,} "
+        f"to {int(positions[-1]):,}, for dim {dim} and base {base:g}, with a horizontal line at pi."
+    ]
+    for label, worst in largest.items():
+        held = ~np.isnan(worst)
+        parts = []
+        formats = scenarios[label]
+        mixed = formats.get("position_dtype") != formats.get("angle_dtype")
+        same_but_positions = [
+            other
+            for other, others in scenarios.items()
+            if mixed
+            and {k: v for k, v in others.items() if k != "position_dtype"}
+            == {k: v for k, v in formats.items() if k != "position_dtype"}
+            and others.get("position_dtype") == others.get("angle_dtype")
+        ]
+        for other in same_but_positions:
+            agree = worst == largest[other]
+            if agree.all():
+                parts.append(f"the same errors as {other} at every position drawn")
+            elif agree[0]:
+                last_same = int(positions[np.argmin(agree) - 1])
+                parts.append(f"the same errors as {other} up to position {last_same:,}")
+        reaching = np.flatnonzero(held & (worst >= 1.0))
+        if reaching.size:
+            parts.append(f"error reaches one radian at position {int(positions[reaching[0]]):,}")
+        if held.any():
+            last = np.flatnonzero(held)[-1]
+            parts.append(f"{_radians(float(worst[last]))} radians at position {int(positions[last]):,}")
+        if not held.all():
+            parts.append(
+                f"no value from position {int(positions[np.flatnonzero(~held)[0]]):,} on, which it cannot hold"
+            )
+        sentences.append(f"{label}: " + "; ".join(parts) + ".")
+    return " ".join(sentences)
 
 
 def phase_error_growth(
@@ -87,10 +178,8 @@ def phase_error_growth(
     positions = np.asarray(positions)
     scenarios = SCENARIOS if scenarios is None else scenarios
     figure, axes = plt.subplots(figsize=(8, 4.6), layout="constrained")
-    for label, formats in scenarios.items():
-        error = np.abs(phase_error(positions, dim, base=base, **formats))
-        with np.errstate(all="ignore"):
-            worst = np.where(np.isnan(error).any(axis=1), np.nan, np.nanmax(np.nan_to_num(error, nan=0.0), axis=1))
+    for label, worst in _largest_errors(positions, dim, base, scenarios).items():
+        formats = scenarios[label]
         worst = np.where(worst > 0, worst, np.nan)  # exact angles have no place on a log axis
         kind = formats.get("angle_dtype", "float64")
         if label.startswith("positions"):
@@ -127,6 +216,11 @@ def phase_error_growth(
     return figure
 
 
+def _largest_held(name: str) -> float:
+    """The largest finite number of a format (bfloat16 has float32's exponent range)."""
+    return float(np.finfo(np.float16).max) if name == "float16" else float(np.finfo(np.float32).max)
+
+
 def position_spacing(stop: int = 10**8, *, formats: Sequence[str] = ("bfloat16", "float16", "float32")) -> Figure:
     """The gap between neighbouring numbers each format holds, near each position.
 
@@ -160,7 +254,7 @@ def position_spacing(stop: int = 10**8, *, formats: Sequence[str] = ("bfloat16",
     figure, axes = plt.subplots(figsize=(8, 4.2), layout="constrained")
     for name in formats:
         dtype = resolve_float_dtype(name)
-        finite = powers[powers <= float(np.finfo(np.float32).max if name != "float16" else 65504.0)]
+        finite = powers[powers <= _largest_held(name)]
         gaps = np.spacing(finite.astype(dtype)).astype(np.float64)
         axes.step(finite, gaps, where="post", color=_COLOURS[name], linestyle=_STYLES[name], linewidth=1.5, label=name)
         limit = exact_integer_limit(name)
@@ -188,3 +282,44 @@ def position_spacing(stop: int = 10**8, *, formats: Sequence[str] = ("bfloat16",
     axes.set_ylabel("gap to the next number held")
     axes.legend(fontsize=8, frameon=False, loc="upper left")
     return figure
+
+
+def position_spacing_description(
+    stop: int = 10**8, *, formats: Sequence[str] = ("bfloat16", "float16", "float32")
+) -> str:
+    """What :func:`position_spacing` draws, in words, from the same formats (for alt text).
+
+    Parameters
+    ----------
+    stop, formats
+        As for :func:`position_spacing`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> text = position_spacing_description(2**20, formats=("bfloat16", "float16"))
+    >>> print(text.split(". ")[1].replace("; ", ";\\n"))
+    The gap passes 1 after position 256 in bfloat16, 2,048 in float16 (the dots);
+    float16's staircase stops at 32,768, the last power of two below its largest number, 65,504.
+    """
+    from ..analysis import resolve_float_dtype
+
+    stop = check_int("stop", stop, minimum=2)
+    names = list(formats)
+    gap_at_one = {name: float(np.spacing(resolve_float_dtype(name).type(1.0))) for name in names}
+    highest = sorted(names, key=lambda name: -gap_at_one[name])
+    text = (
+        f"{len(names)} rising staircases on log-log axes at the powers of two up to {2 ** int(np.log2(stop)):,}, "
+        f"one per format, each step a doubling of the gap; highest first: {', '.join(highest)}. The gap passes 1 after "
+        "position " + ", ".join(f"{exact_integer_limit(name):,} in {name}" for name in names) + " (the dots)"
+    )
+    ends = [name for name in names if _largest_held(name) < stop]
+    ends_text = "; ".join(
+        f"{name}'s staircase stops at {2 ** int(np.log2(_largest_held(name))):,}, the last power of two below its "
+        f"largest number, {_largest_held(name):,.0f}"
+        for name in ends
+    )
+    return text + (f"; {ends_text}." if ends else ".")
