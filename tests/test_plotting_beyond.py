@@ -9,7 +9,9 @@ import pytest
 
 from posenc_math import alibi_bias, alibi_slopes, extension_frequencies, rope_relative_scores, t5_bucket
 from posenc_math.plotting import (
+    alibi_bias_description,
     alibi_bias_maps,
+    alibi_slope_description,
     alibi_slope_plot,
     extension_wavelengths,
     rope_score_decay,
@@ -37,6 +39,21 @@ def test_rope_score_decay_draws_scores(rng):
     q, k = rng.normal(size=(2, 16))
     line = rope_score_decay(q, k, max_offset=100).axes[0].get_lines()[0]
     assert np.allclose(line.get_ydata(), rope_relative_scores(q, k, np.arange(101)))
+
+
+def test_alibi_descriptions_read_the_slopes_and_bias():
+    text = alibi_slope_description((8, 12))
+    assert "8 heads: a straight line (a geometric sequence) from 1/2 down to 1/256." in text
+    ninth = alibi_slopes(12)[8]
+    assert ninth > alibi_slopes(12)[0]  # the borrowed slopes start above the first
+    assert f"12 heads: from 1/2 down to 1/256 at head 8, back up to {ninth:.4g} at head 9," in text
+    bias = alibi_bias(8, 24)
+    text = alibi_bias_description(8, 24, head=2)
+    assert f"head 3 of 8 (slope {alibi_slopes(8)[2]:g})" in text.replace("1/8", "0.125")
+    assert f"{bias[2, 23, 0]:.3g} at the bottom-left corner (query 23, key 0)" in text
+    assert f"the flattest at {bias[7, 23, 0]:.3g}." in text
+    with pytest.raises(ValueError, match="head"):
+        alibi_bias_description(4, 6, head=4)
 
 
 def test_alibi_figures():

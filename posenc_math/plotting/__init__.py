@@ -7,7 +7,9 @@ drew, draws nothing random, and labels its axes.
 
 from .._extras import require_available
 from .beyond import (
+    alibi_bias_description,
     alibi_bias_maps,
+    alibi_slope_description,
     alibi_slope_plot,
     extension_wavelengths,
     rope_mean_score_plot,
@@ -59,7 +61,9 @@ require_available("matplotlib", "plot", "posenc_math.plotting")
 __all__ = [
     "FEATURE_SCHEMES",
     "DescribedFigure",
+    "alibi_bias_description",
     "alibi_bias_maps",
+    "alibi_slope_description",
     "alibi_slope_plot",
     "axial_score_map",
     "bits_and_waves",

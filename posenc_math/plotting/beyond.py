@@ -23,7 +23,9 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = [
+    "alibi_bias_description",
     "alibi_bias_maps",
+    "alibi_slope_description",
     "alibi_slope_plot",
     "extension_wavelengths",
     "rope_mean_score_plot",
@@ -310,6 +312,100 @@ def yarn_ramp_plot(
     return figure
 
 
+def _slope_label(value: float) -> str:
+    """A slope as the reader reads it: ``1/256`` when it is one over an integer, else four digits."""
+    from fractions import Fraction
+
+    fraction = Fraction(float(value)).limit_denominator(2**20)
+    if fraction.numerator == 1 and float(fraction) == value:
+        return f"1/{fraction.denominator}"
+    return f"{value:.4g}"
+
+
+def _checked_head(head: int, n_heads: int) -> int:
+    head = check_int("head", head, minimum=0)
+    if head >= n_heads:
+        raise ValueError(f"head must be below n_heads={n_heads}, got {head}")
+    return head
+
+
+def alibi_slope_description(head_counts: Sequence[int] = (8, 12, 16, 32)) -> str:
+    """What :func:`alibi_slope_plot` draws, in words, from the same slopes (for alt text).
+
+    Parameters
+    ----------
+    head_counts : sequence of int
+        As for :func:`alibi_slope_plot`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(alibi_slope_description((4, 6)).replace(". ", ".\\n"))
+    2 marked lines of the slope (log scale) against the head index.
+    4 heads: a straight line (a geometric sequence) from 1/4 down to 1/256.
+    6 heads: from 1/4 down to 1/256 at head 4, back up to 1/2 at head 5, then down to 1/8 at head 6.
+    """
+    parts = [f"{len(head_counts)} marked lines of the slope (log scale) against the head index."]
+    for n_heads in head_counts:
+        slopes = alibi_slopes(n_heads)
+        first, last = _slope_label(slopes[0]), _slope_label(slopes[-1])
+        rises = np.flatnonzero(np.diff(slopes) > 0)
+        if rises.size == 0 and np.allclose(slopes[1:] / slopes[:-1], slopes[1] / slopes[0] if n_heads > 1 else 1.0):
+            parts.append(f"{n_heads} heads: a straight line (a geometric sequence) from {first} down to {last}.")
+            continue
+        text = f"{n_heads} heads: from {first}"
+        start = 0
+        for rise in rises:
+            text += f" down to {_slope_label(slopes[rise])} at head {rise + 1}, back up to "
+            text += f"{_slope_label(slopes[rise + 1])} at head {rise + 2},"
+            start = rise + 1
+        text += f" then down to {last} at head {n_heads}." if start < n_heads - 1 else "."
+        parts.append(text)
+    return " ".join(parts)
+
+
+def alibi_bias_description(n_heads: int = 8, n_positions: int = 24, *, head: int = 0) -> str:
+    """What :func:`alibi_bias_maps` draws, in words, from the same bias (for alt text).
+
+    Parameters
+    ----------
+    n_heads, n_positions, head
+        As for :func:`alibi_bias_maps`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> text = alibi_bias_description(4, 6)
+    >>> text.startswith("Top: the causal bias of head 1 of 4 (slope 1/4) over 6 query and key positions")
+    True
+    >>> print(text[text.index("and -1.25") :].replace("; ", ";\\n").replace(". ", ".\\n"))
+    and -1.25 at the bottom-left corner (query 5, key 0);
+    the masked upper triangle is blank.
+    Below: 4 straight lines, the bias the last query puts on each key, meeting at 0 at key 5;
+    the steepest starts at -1.25 at key 0, the flattest at -0.0195.
+    """
+    bias = alibi_bias(n_heads, n_positions)
+    slopes = alibi_slopes(n_heads)
+    head = _checked_head(head, n_heads)
+    last = n_positions - 1
+    corner = float(bias[head, last, 0])
+    starts = bias[:, last, 0]
+    return (
+        f"Top: the causal bias of head {head + 1} of {n_heads} (slope {_slope_label(slopes[head])}) over "
+        f"{n_positions} query and key positions, a lower-triangular heatmap, {float(bias[head, last, last]):.3g} on "
+        f"the diagonal and {corner:.3g} at the bottom-left corner (query {last}, key 0); the masked upper triangle "
+        f"is blank. Below: {n_heads} straight lines, the bias the last query puts on each key, meeting at "
+        f"{float(bias[0, last, last]):.3g} at key {last}; the steepest starts at {float(starts.min()):.3g} at key 0, "
+        f"the flattest at {float(starts.max()):.3g}."
+    )
+
+
 def alibi_slope_plot(head_counts: Sequence[int] = (8, 12, 16, 32)) -> Figure:
     """ALiBi slopes against the head index, one line per head count.
 
@@ -371,21 +467,12 @@ def alibi_bias_maps(n_heads: int = 8, n_positions: int = 24, *, head: int = 0) -
     >>> [axes.get_title() for axes in alibi_bias_maps(4, 6).axes[:2]]
     ['head 1 of 4, m = 1/4', 'last query, every head']
     """
-    from fractions import Fraction
-
     import matplotlib.pyplot as plt
 
     bias = alibi_bias(n_heads, n_positions)
     slopes = alibi_slopes(n_heads)
-    head = check_int("head", head, minimum=0)
-    if head >= n_heads:
-        raise ValueError(f"head must be below n_heads={n_heads}, got {head}")
-
-    def slope_label(value):
-        fraction = Fraction(float(value)).limit_denominator(2**20)
-        if fraction.numerator == 1 and float(fraction) == value:
-            return f"1/{fraction.denominator}"
-        return f"{value:.4g}"
+    head = _checked_head(head, n_heads)
+    slope_label = _slope_label
 
     # One panel under the other, so that a phone shows each at full width.
     figure, (matrix_axes, line_axes) = plt.subplots(
