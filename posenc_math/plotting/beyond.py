@@ -361,7 +361,7 @@ def alibi_slope_description(head_counts: Sequence[int] = (8, 12, 16, 32)) -> str
         for rise in rises:
             text += f" down to {_slope_label(slopes[rise])} at head {rise + 1}, back up to "
             text += f"{_slope_label(slopes[rise + 1])} at head {rise + 2},"
-            start = rise + 1
+            start = int(rise) + 1
         text += f" then down to {last} at head {n_heads}." if start < n_heads - 1 else "."
         parts.append(text)
     return " ".join(parts)
