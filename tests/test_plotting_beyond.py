@@ -15,7 +15,9 @@ from posenc_math.plotting import (
     alibi_slope_plot,
     extension_wavelengths,
     rope_score_decay,
+    shaw_clipping_description,
     shaw_clipping_map,
+    t5_bucket_description,
     t5_bucket_map,
 )
 
@@ -96,3 +98,17 @@ def test_yarn_ramp_plot_matches_rope_frequencies():
     assert np.allclose(read.get_ydata(), (1 - ratio) / 0.75)
     with pytest.raises(ValueError, match="factor"):
         yarn_ramp_plot(64, base=10000.0, factor=1.0, original_max_position_embeddings=2048)
+
+
+def test_shaw_and_t5_descriptions_read_the_rows_and_buckets():
+    text = shaw_clipping_description(max_distance=3, n_positions=10)
+    assert "a diagonal band of 7 diagonals, offsets j - i from -3 to 3, uses rows 0 to 6" in text
+    assert "above it every pair uses row 6, the lightest, and below it row 0, the darkest." in text
+    offsets = np.arange(-160, 161)
+    encoder = t5_bucket(offsets, bidirectional=True)
+    decoder = t5_bucket(offsets, bidirectional=False)
+    text = t5_bucket_description()
+    assert f"climbs from {encoder[offsets > 0].min()} to {encoder[offsets > 0].max()} for positive offsets" in text
+    flat = int(offsets[(offsets > 0) & (encoder == encoder.max())].min())
+    assert f"flat from a distance of {flat} on" in text
+    assert f"climbs to {decoder.max()}, reached at offset {offsets[decoder == decoder.max()].max()}." in text

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from posenc_math import deberta_relative_index, deberta_scores, transformer_xl_scores
-from posenc_math.plotting import deberta_terms_map, transformer_xl_terms_map
+from posenc_math.plotting import deberta_terms_description, deberta_terms_map, transformer_xl_terms_map
 
 
 def _images(figure):
@@ -53,3 +53,16 @@ def test_transformer_xl_map_refuses_bad_input(kwargs):
 def test_deberta_map_refuses_bad_k():
     with pytest.raises(ValueError, match="max_relative_positions"):
         deberta_terms_map(max_relative_positions=0)
+
+
+def test_deberta_description_reads_delta_and_holds_for_the_terms():
+    text = deberta_terms_description(n_positions=16, max_relative_positions=4)
+    assert "uses table rows 0 to 7: row 0 (dark) in the upper right, row 7 (light) in the lower left" in text
+    # the words about the terms hold for the drawn terms: c2p constant along each row, p2c along each column,
+    # outside the band
+    images = _images(deberta_terms_map(n_positions=16, dim=8, max_relative_positions=4, seed=0))
+    delta, c2p, p2c = images[0], images[2], images[3]
+    for i in range(16):
+        for edge in (0, 7):
+            for values in (np.asarray(c2p[i][delta[i] == edge]), np.asarray(p2c[:, i][delta.T[:, i] == edge])):
+                assert values.size == 0 or values.max() - values.min() < 1e-12

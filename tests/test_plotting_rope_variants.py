@@ -12,6 +12,7 @@ from posenc_math.plotting import (
     axial_score_map,
     longrope_wavelengths,
     mrope_position_ids,
+    rope_feature_description,
     rope_feature_map,
     xpos_decay,
 )
@@ -31,6 +32,16 @@ def test_rope_feature_map_finds_each_features_role():
     # M-RoPE sections (4, 6, 6) of 16 pairs, repeated for both halves: temporal 2, height 3, width 4
     assert (roles["Qwen2-VL: M-RoPE"] == ([2] * 4 + [3] * 6 + [4] * 6) * 2).all()
     assert (roles["axial 2-D (rotary-embedding-torch)"] == [3] * 16 + [4] * 16).all()
+
+
+def test_rope_feature_description_tells_the_runs_drawn():
+    text = rope_feature_description(head_dim=32)
+    assert text.startswith("6 rows of 32 cells, one per scheme.")
+    assert "GPT-NeoX, StableLM: partial 0.25: black (position) for 0 to 7, grey (passes through) for 8 to 31." in text
+    qwen = "orange (temporal id) for 0 to 3, blue (height id / row) for 4 to 9, green (width id / column) for 10 to 15"
+    assert f"Qwen2-VL: M-RoPE: {qwen}, orange (temporal id) for 16 to 19," in text
+    with pytest.raises(ValueError, match="head_dim"):
+        rope_feature_description(head_dim=40)
 
 
 def test_rope_feature_map_refuses_unknown_rows_and_sizes():

@@ -14,7 +14,9 @@ from .beyond import (
     extension_wavelengths,
     rope_mean_score_plot,
     rope_score_decay,
+    shaw_clipping_description,
     shaw_clipping_map,
+    t5_bucket_description,
     t5_bucket_map,
     yarn_ramp_plot,
 )
@@ -35,12 +37,13 @@ from .precision import (
     position_spacing,
     position_spacing_description,
 )
-from .relative_attention import deberta_terms_map, transformer_xl_terms_map
+from .relative_attention import deberta_terms_description, deberta_terms_map, transformer_xl_terms_map
 from .rope_variants import (
     FEATURE_SCHEMES,
     axial_score_map,
     longrope_wavelengths,
     mrope_position_ids,
+    rope_feature_description,
     rope_feature_map,
     xpos_decay,
 )
@@ -68,6 +71,7 @@ __all__ = [
     "axial_score_map",
     "bits_and_waves",
     "clock_hands",
+    "deberta_terms_description",
     "deberta_terms_map",
     "described",
     "dials_animation",
@@ -89,14 +93,17 @@ __all__ = [
     "position_spacing",
     "position_spacing_description",
     "position_vectors",
+    "rope_feature_description",
     "rope_feature_map",
     "rope_mean_score_plot",
     "rope_pair_rotation",
     "rope_score_decay",
+    "shaw_clipping_description",
     "shaw_clipping_map",
     "shift_hands",
     "similarity_matrices",
     "step_sizes",
+    "t5_bucket_description",
     "t5_bucket_map",
     "table_panels",
     "transformer_xl_terms_map",

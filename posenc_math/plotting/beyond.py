@@ -30,7 +30,9 @@ __all__ = [
     "extension_wavelengths",
     "rope_mean_score_plot",
     "rope_score_decay",
+    "shaw_clipping_description",
     "shaw_clipping_map",
+    "t5_bucket_description",
     "t5_bucket_map",
     "yarn_ramp_plot",
 ]
@@ -70,6 +72,89 @@ def shaw_clipping_map(*, max_distance: int = 4, n_positions: int = 16) -> Figure
     axes.set_title(f"row clip(j - i, -{max_distance}, {max_distance}) + {max_distance}")
     figure.colorbar(image, ax=axes, label="embedding row")
     return figure
+
+
+def shaw_clipping_description(*, max_distance: int = 4, n_positions: int = 16) -> str:
+    """What :func:`shaw_clipping_map` draws, in words, from the same rows (for alt text).
+
+    Parameters
+    ----------
+    max_distance, n_positions
+        As for :func:`shaw_clipping_map`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> text = shaw_clipping_description(max_distance=2, n_positions=8)
+    >>> "a diagonal band of 5 diagonals, offsets j - i from -2 to 2, uses rows 0 to 4, one per diagonal" in text
+    True
+    """
+    n_positions = check_int("n_positions", n_positions, minimum=1)
+    offsets = np.arange(-(n_positions - 1), n_positions)
+    rows = shaw_clip(offsets, max_distance) + max_distance
+    lowest, highest = int(rows.min()), int(rows.max())
+    first = int(offsets[rows == lowest].max())  # the band's edges: the last offset at the lowest row, the first at
+    last = int(offsets[rows == highest].min())  # the highest
+    return (
+        f"A {n_positions} by {n_positions} grid coloured by embedding row (dark low, light high): a diagonal band of "
+        f"{last - first + 1} diagonals, offsets j - i from {first} to {last}, uses rows "
+        f"{int(rows[offsets == first][0])} to {int(rows[offsets == last][0])}, one per diagonal; above it every pair "
+        f"uses row {highest}, the "
+        f"lightest, and below it row {lowest}, the darkest."
+    )
+
+
+def t5_bucket_description(
+    *, num_buckets: int = 32, max_distance: int = 128, max_offset: int = 160, n_positions: int = 160
+) -> str:
+    """What :func:`t5_bucket_map` draws, in words, from the same buckets (for alt text).
+
+    Parameters
+    ----------
+    num_buckets, max_distance, max_offset, n_positions
+        As for :func:`t5_bucket_map`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> text = t5_bucket_description(num_buckets=8, max_distance=16, max_offset=20, n_positions=20)
+    >>> "from 5 to 7 for positive offsets and from 1 to 3 for negative ones, and is flat from a distance of 6" in text
+    True
+    >>> "The decoder curve is 0 for every non-negative offset and climbs to 7, reached at offset -12." in text
+    True
+    """
+    max_offset = check_int("max_offset", max_offset, minimum=1)
+    n_positions = check_int("n_positions", n_positions, minimum=1)
+    offsets = np.arange(-max_offset, max_offset + 1)
+    encoder = t5_bucket(offsets, bidirectional=True, num_buckets=num_buckets, max_distance=max_distance)
+    decoder = t5_bucket(offsets, bidirectional=False, num_buckets=num_buckets, max_distance=max_distance)
+    positive, negative = encoder[offsets > 0], encoder[offsets < 0]
+    # the distance from which each side's bucket no longer changes (up to max_offset)
+    flat_from = max(
+        next(d for d in range(1, max_offset + 1) if np.unique(encoder[side(offsets, d)]).size == 1)
+        for side in (lambda o, d: o >= d, lambda o, d: o <= -d)
+    )
+    top = int(decoder.max())
+    reached = int(offsets[decoder == top].max())
+    edges = [f"{edge}" for edge in (-max_distance, max_distance) if abs(edge) <= max_offset]
+    dotted = f", dotted lines at {' and '.join(edges)}" if edges else ""
+    decoder_zero = bool((decoder[offsets >= 0] == 0).all())
+    return (
+        f"Top, two step curves of the bucket against the offset key - query from {-max_offset} to {max_offset}"
+        f"{dotted}. The encoder curve is {int(encoder[offsets == 0][0])} at offset 0, climbs from {int(positive.min())}"
+        f" to {int(positive.max())} for positive offsets and from {int(negative.min())} to {int(negative.max())} for"
+        f" negative ones, and is flat from a distance of {flat_from} on. The decoder curve is "
+        + ("0 for every non-negative offset" if decoder_zero else "not 0 for some non-negative offset")
+        + f" and climbs to {top}, reached at offset {reached}. Below, left and right, the bucket of every query/key"
+        f" pair over {n_positions} positions for each, the encoder's lower triangle in one set of shades and its"
+        " upper triangle in a brighter set, the decoder's dark above the diagonal and brightening below it."
+    )
 
 
 def t5_bucket_map(

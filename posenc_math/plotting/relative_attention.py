@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["deberta_terms_map", "transformer_xl_terms_map"]
+__all__ = ["deberta_terms_description", "deberta_terms_map", "transformer_xl_terms_map"]
 
 _TXL_TITLES = {
     "a": "(a) content . content",
@@ -79,6 +79,41 @@ def transformer_xl_terms_map(*, n_positions: int = 16, dim: int = 8, seed: int =
     for axes, name in zip(grid.flat, "abcd", strict=True):
         _panel(figure, axes, terms[name], _TXL_TITLES[name])
     return figure
+
+
+def deberta_terms_description(*, n_positions: int = 16, max_relative_positions: int = 4) -> str:
+    """What :func:`deberta_terms_map` draws, in words, from the same index (for alt text).
+
+    The table rows of ``delta(i, j)`` are read from
+    :func:`~posenc_math.deberta_relative_index`; the three terms are told in
+    words (they are drawn from seeded random vectors).
+
+    Parameters
+    ----------
+    n_positions, max_relative_positions
+        As for :func:`deberta_terms_map`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> text = deberta_terms_description(n_positions=6, max_relative_positions=2)
+    >>> "uses table rows 0 to 3: row 0 (dark) in the upper right, row 3 (light) in the lower left" in text
+    True
+    """
+    n_positions = check_int("n_positions", n_positions, minimum=1)
+    k = check_int("max_relative_positions", max_relative_positions, minimum=1)
+    delta = deberta_relative_index(n_positions, k)
+    return (
+        f"Four {n_positions} by {n_positions} heatmaps. The first, delta(i, j), uses table rows {int(delta.min())} to "
+        f"{int(delta.max())}: row {int(delta[0, -1])} ({'dark' if delta[0, -1] == delta.min() else 'light'}) in the "
+        f"upper right, row {int(delta[-1, 0])} ({'dark' if delta[-1, 0] == delta.min() else 'light'}) in the lower "
+        "left, with a band of graded shades between them along the diagonal. The content-to-content term is "
+        "irregular; the content-to-position term is constant within each row on either side of the band; the "
+        "position-to-content term is constant within each column on either side of the band."
+    )
 
 
 def deberta_terms_map(*, n_positions: int = 16, dim: int = 8, max_relative_positions: int = 4, seed: int = 0) -> Figure:

@@ -27,6 +27,7 @@ __all__ = [
     "axial_score_map",
     "longrope_wavelengths",
     "mrope_position_ids",
+    "rope_feature_description",
     "rope_feature_map",
     "xpos_decay",
 ]
@@ -35,6 +36,9 @@ _COLOURS = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#D55E00", "#CC79A7", "#
 #: What moves a feature, in the order of the colour scale.
 _ROLES = ("nothing (passes through)", "position", "temporal id", "height id / row", "width id / column")
 _ROLE_COLOURS = ["#DDDDDD", "#000000", "#E69F00", "#56B4E9", "#009E73"]
+#: The colours' names and the roles in short, for alt text.
+_ROLE_COLOUR_NAMES = ("grey", "black", "orange", "blue", "green")
+_ROLE_WORDS = ("passes through", "position", "temporal id", "height id / row", "width id / column")
 
 
 def _probe(transform, head_dim: int, axis_ids: list) -> np.ndarray:
@@ -126,14 +130,7 @@ def rope_feature_map(schemes: Sequence[str] = FEATURE_SCHEMES, *, head_dim: int 
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
 
-    head_dim = check_int("head_dim", head_dim, minimum=16)
-    if head_dim % 16:
-        raise ValueError(f"head_dim must be a multiple of 16 (so every scheme's split is whole), got {head_dim}")
-    if isinstance(schemes, str):
-        schemes = [schemes]
-    schemes = list(schemes)
-    if not schemes:
-        raise ValueError("schemes must name at least one row")
+    schemes, head_dim = _checked_schemes(schemes, head_dim)
     roles = np.array([_scheme_roles(name, head_dim) for name in schemes])
     figure, axes = plt.subplots(figsize=(7.6, 0.42 * len(schemes) + 1.9), layout="constrained")
     axes.imshow(
@@ -156,6 +153,52 @@ def rope_feature_map(schemes: Sequence[str] = FEATURE_SCHEMES, *, head_dim: int 
         title="what turns the feature",
     )
     return figure
+
+
+def _checked_schemes(schemes: Sequence[str], head_dim: int) -> tuple[list[str], int]:
+    head_dim = check_int("head_dim", head_dim, minimum=16)
+    if head_dim % 16:
+        raise ValueError(f"head_dim must be a multiple of 16 (so every scheme's split is whole), got {head_dim}")
+    schemes = [schemes] if isinstance(schemes, str) else list(schemes)
+    if not schemes:
+        raise ValueError("schemes must name at least one row")
+    return schemes, head_dim
+
+
+def rope_feature_description(schemes: Sequence[str] = FEATURE_SCHEMES, *, head_dim: int = 64) -> str:
+    """What :func:`rope_feature_map` draws, in words, from the same probes (for alt text).
+
+    Each row is told as its runs of features with one role: colour, role
+    and the features' first and last index.
+
+    Parameters
+    ----------
+    schemes, head_dim
+        As for :func:`rope_feature_map`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(rope_feature_description(["Llama: every pair", "Phi: partial 0.5"], head_dim=16).replace(". ", ".\\n"))
+    2 rows of 16 cells, one per scheme.
+    Llama: every pair: black (position) for 0 to 15.
+    Phi: partial 0.5: black (position) for 0 to 7, grey (passes through) for 8 to 15.
+    """
+    schemes, head_dim = _checked_schemes(schemes, head_dim)
+    sentences = [f"{len(schemes)} rows of {head_dim} cells, one per scheme."]
+    for name in schemes:
+        roles = _scheme_roles(name, head_dim)
+        starts = [0, *(np.flatnonzero(np.diff(roles)) + 1).tolist()]
+        ends = [*(start - 1 for start in starts[1:]), head_dim - 1]
+        runs = ", ".join(
+            f"{_ROLE_COLOUR_NAMES[roles[start]]} ({_ROLE_WORDS[roles[start]]}) for {start} to {end}"
+            for start, end in zip(starts, ends, strict=True)
+        )
+        sentences.append(f"{name}: {runs}.")
+    return " ".join(sentences)
 
 
 def mrope_position_ids(segments: Sequence[int | tuple[int, int, int]]) -> Figure:
