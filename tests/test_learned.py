@@ -185,6 +185,20 @@ def test_plots_draw_what_they_are_given():
         embedding_sum(["x"], table[:2], table[:2], table[:2])
 
 
+def test_step_sizes_description_reads_the_steps_drawn():
+    pytest.importorskip("matplotlib")
+    from posenc_math import binary, sinusoidal
+    from posenc_math.plotting import step_sizes_description
+
+    text = step_sizes_description({"n = 8": np.arange(8) / 7, "bits": binary(16, 4), "sin": sinusoidal(16, 8)})
+    assert "n = 8: flat at 0.14 (ending at 6)." in text
+    assert "bits: from 1 at 0 to 1 at 14, highest 2 at 7, lowest 1 at 0." in text  # 7 -> 8 flips all four bits
+    step = float(np.linalg.norm(sinusoidal(16, 8)[1] - sinusoidal(16, 8)[0]))
+    assert f"sin: flat at {step:.2g}." in text
+    with pytest.raises(TypeError, match="tables"):
+        step_sizes_description([1, 2])
+
+
 def test_position_vectors_pairs_split_sine_and_cosine():
     pytest.importorskip("matplotlib")
     from posenc_math import sinusoidal

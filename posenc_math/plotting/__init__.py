@@ -20,6 +20,7 @@ from .beyond import (
     t5_bucket_map,
     yarn_ramp_plot,
 )
+from .describe import curves_description
 from .learned import (
     embedding_difference,
     embedding_sum,
@@ -28,6 +29,7 @@ from .learned import (
     position_vectors,
     similarity_matrices,
     step_sizes,
+    step_sizes_description,
 )
 from .model_config import DescribedFigure, described, layer_wavelengths, layer_wavelengths_description
 from .precision import (
@@ -71,6 +73,7 @@ __all__ = [
     "axial_score_map",
     "bits_and_waves",
     "clock_hands",
+    "curves_description",
     "deberta_terms_description",
     "deberta_terms_map",
     "described",
@@ -103,6 +106,7 @@ __all__ = [
     "shift_hands",
     "similarity_matrices",
     "step_sizes",
+    "step_sizes_description",
     "t5_bucket_description",
     "t5_bucket_map",
     "table_panels",

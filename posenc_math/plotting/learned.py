@@ -28,6 +28,7 @@ __all__ = [
     "position_vectors",
     "similarity_matrices",
     "step_sizes",
+    "step_sizes_description",
 ]
 
 
@@ -417,6 +418,38 @@ def naive_alternatives(*, n_positions: int = 16, short: int = 5, long: int = 17)
     return figure
 
 
+def _steps(tables: dict[str, ArrayLike]) -> dict[str, np.ndarray]:
+    """``|e(p + 1) - e(p)|`` of each table."""
+    if not isinstance(tables, dict) or not tables:
+        raise TypeError("tables must be a non-empty dict of label -> table")
+    steps = {}
+    for label, table in tables.items():
+        table = np.asarray(table, dtype=np.float64)
+        if table.ndim == 1:
+            table = table[:, None]
+        table = check_table(f"tables[{label!r}]", table)
+        if table.shape[0] < 2:
+            raise ValueError(f"tables[{label!r}] needs at least 2 positions")
+        steps[label] = np.linalg.norm(np.diff(table, axis=0), axis=1)
+    return steps
+
+
+def step_sizes_description(tables: dict[str, ArrayLike]) -> str:
+    """What :func:`step_sizes` draws, in words, from the same steps (for alt text).
+
+    Examples
+    --------
+    >>> text = step_sizes_description({"count": np.arange(5.0), "jumps": np.array([0.0, 1.0, 3.0])})
+    >>> print(text.replace(". ", ".\\n"))
+    A line plot of the step |e(p+1) - e(p)| against position p, 0 to 3.
+    count: flat at 1.
+    jumps: from 1 at 0 to 2 at 1, highest 2 at 1, lowest 1 at 0.
+    """
+    from .describe import curves_description
+
+    return curves_description(_steps(tables), x_label="position p", y_label="the step |e(p+1) - e(p)|")
+
+
 def step_sizes(tables: dict[str, ArrayLike]) -> Figure:
     """Distance between neighbouring positions, ``|e(p + 1) - e(p)|``, per code.
 
@@ -441,18 +474,9 @@ def step_sizes(tables: dict[str, ArrayLike]) -> Figure:
     """
     import matplotlib.pyplot as plt
 
-    if not isinstance(tables, dict) or not tables:
-        raise TypeError("tables must be a non-empty dict of label -> table")
     figure, axes = plt.subplots(figsize=(7.5, 3.4), layout="constrained")
     markers = "osd^v<>"
-    for index, (label, table) in enumerate(tables.items()):
-        table = np.asarray(table, dtype=np.float64)
-        if table.ndim == 1:
-            table = table[:, None]
-        table = check_table(f"tables[{label!r}]", table)
-        if table.shape[0] < 2:
-            raise ValueError(f"tables[{label!r}] needs at least 2 positions")
-        steps = np.linalg.norm(np.diff(table, axis=0), axis=1)
+    for index, (label, steps) in enumerate(_steps(tables).items()):
         axes.plot(
             np.arange(len(steps)), steps, marker=markers[index % len(markers)], markersize=3, linewidth=1, label=label
         )

@@ -1,0 +1,39 @@
+"""posenc_math.plotting.describe: alt text for line plots, read from the values drawn."""
+
+import numpy as np
+import pytest
+
+from posenc_math.plotting import curves_description
+from posenc_math.plotting.describe import number_words
+
+
+def test_a_curve_is_told_by_its_ends_and_extremes():
+    values = np.array([0.5, 0.9, 0.2, 0.4])
+    text = curves_description({"probe": values}, x_label="block", y_label="R^2", x=[10, 20, 30, 40])
+    assert text == (
+        "A line plot of R^2 against block, 10 to 40. "
+        "probe: from 0.5 at 10 to 0.4 at 40, highest 0.9 at 20, lowest 0.2 at 30."
+    )
+
+
+def test_a_flat_curve_and_a_short_one_and_gaps():
+    text = curves_description(
+        {"flat": [2.0] * 5, "short": [1.0, 3.0], "gap": [np.nan, 1.0, np.nan]}, x_label="p", y_label="y"
+    )
+    assert "flat: flat at 2." in text
+    assert "short: from 1 at 0 to 3 at 1" in text
+    assert "gap: flat at 1 (ending at 1)." in text
+    assert "nothing drawn" in curves_description({"none": [np.nan]}, x_label="p", y_label="y")
+
+
+def test_bad_curves_are_refused():
+    with pytest.raises(TypeError, match="curves"):
+        curves_description({}, x_label="p", y_label="y")
+    with pytest.raises(ValueError, match="1-D"):
+        curves_description({"a": np.zeros((2, 2))}, x_label="p", y_label="y")
+    with pytest.raises(ValueError, match="x must be"):
+        curves_description({"a": [1.0, 2.0]}, x_label="p", y_label="y", x=[0])
+
+
+def test_number_words():
+    assert number_words(7.0) == "7" and number_words(0.96234) == "0.96" and number_words(1 / 15, 3) == "0.0667"
