@@ -14,6 +14,7 @@ from posenc_math.plotting import (
     alibi_slope_description,
     alibi_slope_plot,
     extension_wavelengths,
+    extension_wavelengths_description,
     rope_score_decay,
     shaw_clipping_description,
     shaw_clipping_map,
@@ -112,3 +113,21 @@ def test_shaw_and_t5_descriptions_read_the_rows_and_buckets():
     flat = int(offsets[(offsets > 0) & (encoder == encoder.max())].min())
     assert f"flat from a distance of {flat} on" in text
     assert f"climbs to {decoder.max()}, reached at offset {offsets[decoder == decoder.max()].max()}." in text
+
+
+def test_extension_descriptions_read_the_frequencies():
+    rules = extension_frequencies(128, base=500000.0, factor=8.0, original_max_position_embeddings=8192)
+    text = extension_wavelengths_description(128, base=500000.0, factor=8.0, original_max_position_embeddings=8192)
+    for name, label in (("yarn", "YaRN"), ("llama3", "Llama 3")):
+        ratio = rules["default"] / rules[name]
+        kept = int(np.flatnonzero(np.isclose(ratio, 1.0, rtol=0, atol=1e-9))[-1])
+        full = int(np.flatnonzero(np.isclose(ratio, 8.0, rtol=1e-9, atol=0))[0])
+        assert f"{label}: 1 up to pair {kept}, rising to 8 at pair {full}" in text
+    assert "position interpolation: 8 at every pair" in text
+    from posenc_math.plotting import yarn_ramp_description
+
+    ramp = yarn_ramp_description(128, base=500000.0, factor=8.0, original_max_position_embeddings=8192)
+    yarn_kept = int(np.flatnonzero(np.isclose(rules["default"] / rules["yarn"], 1.0, rtol=0, atol=1e-9))[-1])
+    assert f"is 0 up to pair {yarn_kept}," in ramp
+    with pytest.raises(ValueError, match="factor"):
+        yarn_ramp_description(64, base=10000.0, factor=1.0, original_max_position_embeddings=2048)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from posenc_math.plotting import curves_description
-from posenc_math.plotting.describe import number_words
+from posenc_math.plotting.describe import number_words, slowdown_words
 
 
 def test_a_curve_is_told_by_its_ends_and_extremes():
@@ -37,3 +37,9 @@ def test_bad_curves_are_refused():
 
 def test_number_words():
     assert number_words(7.0) == "7" and number_words(0.96234) == "0.96" and number_words(1 / 15, 3) == "0.0667"
+    assert number_words(2_600_000.0) == "2.6 million" and number_words(12_345.6) == "12,000"
+
+
+def test_slowdown_words():
+    assert slowdown_words([1.0, 1.0, 1.0 + 1e-12, 3.0, 8.0, 8.0], 8.0) == "1 up to pair 2, rising to 8 at pair 4"
+    assert slowdown_words([1.0, 2.0, 3.0], 8.0) == "from 1 at pair 0 to 3 at pair 2"

@@ -11,6 +11,7 @@ from posenc_math import mrope_positions, rope_frequencies, xpos_scales
 from posenc_math.plotting import (
     axial_score_map,
     longrope_wavelengths,
+    longrope_wavelengths_description,
     mrope_position_ids,
     rope_feature_description,
     rope_feature_map,
@@ -85,3 +86,17 @@ def test_longrope_wavelengths_uses_the_factor_lists():
     assert np.allclose(short.get_ydata(), default * [1, 1, 1, 2], rtol=1e-15)
     assert np.allclose(long.get_ydata(), default * [1, 2, 4, 8], rtol=1e-15)
     assert np.allclose(trained.get_ydata(), default, rtol=1e-15)
+
+
+def test_longrope_description_reads_the_lines_drawn():
+    long_factor = [1.0] * 3 + [2.0, 4.0, 8.0]
+    text = longrope_wavelengths_description(
+        12, short_factor=[1.0] * 6, long_factor=long_factor, original_max_position_embeddings=64
+    )
+    figure = longrope_wavelengths(
+        12, short_factor=[1.0] * 6, long_factor=long_factor, original_max_position_embeddings=64
+    )
+    long_line = figure.axes[0].get_lines()[2].get_ydata()
+    assert "short factors: on the trained line at every pair;" in text
+    assert "long factors: on the trained line up to pair 2, then above it" in text
+    assert f"reaching {float(f'{long_line[-1]:.2g}'):,.0f} at pair 5." in text  # two significant digits

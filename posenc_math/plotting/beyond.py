@@ -28,12 +28,14 @@ __all__ = [
     "alibi_slope_description",
     "alibi_slope_plot",
     "extension_wavelengths",
+    "extension_wavelengths_description",
     "rope_mean_score_plot",
     "rope_score_decay",
     "shaw_clipping_description",
     "shaw_clipping_map",
     "t5_bucket_description",
     "t5_bucket_map",
+    "yarn_ramp_description",
     "yarn_ramp_plot",
 ]
 
@@ -325,6 +327,62 @@ def rope_mean_score_plot(
     return figure
 
 
+def yarn_ramp_description(
+    dim: int,
+    *,
+    base: float,
+    factor: float,
+    original_max_position_embeddings: int,
+    beta_fast: float = 32,
+    beta_slow: float = 1,
+) -> str:
+    """What :func:`yarn_ramp_plot` draws, in words, from the same ramps (for alt text).
+
+    Parameters
+    ----------
+    As for :func:`yarn_ramp_plot`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> text = yarn_ramp_description(64, base=10000.0, factor=4.0, original_max_position_embeddings=2048)
+    >>> print(text.replace("; ", ";\\n").replace(". ", ".\\n"))
+    Ramp value from 0 to 1 against pair index 0 to 31.
+    The exact ramp (line) is 0 up to pair 8, rises to 1 at pair 21 and stays at 1;
+    the dots read off rope_frequencies lie within 2e-16 of it at every pair.
+    Dotted vertical lines at 8 and 21.
+    """
+    from ..encodings.rope_scaling import rope_frequencies
+    from ..witnesses.context_extension import yarn_ramp_exact
+
+    if not factor > 1:
+        raise ValueError(f"factor must be > 1 (a stretch), got {factor!r}")
+    scaling = {
+        "rope_type": "yarn",
+        "factor": factor,
+        "original_max_position_embeddings": original_max_position_embeddings,
+        "beta_fast": beta_fast,
+        "beta_slow": beta_slow,
+    }
+    default, _ = rope_frequencies(dim, base=base)
+    scaled, _ = rope_frequencies(dim, base=base, scaling=scaling)
+    low, high, ramp, _ = yarn_ramp_exact(dim, base, factor, original_max_position_embeddings, beta_fast, beta_slow)
+    exact = np.array([float(r) for r in ramp])
+    read = (1 - scaled / default) / (1 - 1 / factor)
+    gap = float(np.abs(read - exact).max())
+    last_zero = int(np.flatnonzero(exact == 0)[-1])
+    first_one = int(np.flatnonzero(exact == 1)[0])
+    within = f"within {gap:.0e} of it" if gap > 0 else "exactly on it"
+    return (
+        f"Ramp value from 0 to 1 against pair index 0 to {exact.size - 1}. The exact ramp (line) is 0 up to pair "
+        f"{last_zero}, rises to 1 at pair {first_one} and stays at 1; the dots read off rope_frequencies lie "
+        f"{within} at every pair. Dotted vertical lines at {float(low):.3g} and {float(high):.3g}."
+    )
+
+
 def yarn_ramp_plot(
     dim: int,
     *,
@@ -584,6 +642,69 @@ def alibi_bias_maps(n_heads: int = 8, n_positions: int = 24, *, head: int = 0) -
     return figure
 
 
+_RULE_LABELS = {
+    "default": "trained (no rule)",
+    "linear": "position interpolation",
+    "ntk": "NTK-aware base",
+    "yarn": "YaRN",
+    "llama3": "Llama 3",
+}
+
+
+def extension_wavelengths_description(
+    dim: int = 128,
+    *,
+    base: float = 500000.0,
+    factor: float = 8.0,
+    original_max_position_embeddings: int = 8192,
+    low_freq_factor: float = 1.0,
+    high_freq_factor: float = 4.0,
+) -> str:
+    """What :func:`extension_wavelengths` draws, in words, from the same frequencies (for alt text).
+
+    Parameters
+    ----------
+    As for :func:`extension_wavelengths`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> text = extension_wavelengths_description(16, base=10000.0, factor=4.0, original_max_position_embeddings=64)
+    >>> print(text.split(". ")[-1])
+    Llama 3: 1 up to pair 0, rising to 4 at pair 3.
+    """
+    from .describe import number_words, slowdown_words
+
+    rules = extension_frequencies(
+        dim,
+        base=base,
+        factor=factor,
+        original_max_position_embeddings=original_max_position_embeddings,
+        low_freq_factor=low_freq_factor,
+        high_freq_factor=high_freq_factor,
+    )
+    pairs = dim // 2
+    wavelengths = ", ".join(
+        f"{_RULE_LABELS[name]} from {number_words(2 * np.pi / inv_freq[0], 2)} to "
+        f"{number_words(2 * np.pi / inv_freq[-1], 2)}"
+        for name, inv_freq in rules.items()
+    )
+    slowdowns = ". ".join(
+        f"{_RULE_LABELS[name]}: {slowdown_words(rules['default'] / inv_freq, factor)}"
+        for name, inv_freq in rules.items()
+        if name != "default"
+    )
+    return (
+        f"Top, {len(rules)} lines of wavelength against pair index 0 to {pairs - 1} on a log scale, dotted lines at "
+        f"the trained context {original_max_position_embeddings:,} and the extended one "
+        f"{number_words(factor * original_max_position_embeddings, 6)}: {wavelengths}. Bottom, the slow-down per "
+        f"pair. {slowdowns}."
+    )
+
+
 def extension_wavelengths(
     dim: int = 128,
     *,
@@ -625,13 +746,7 @@ def extension_wavelengths(
         low_freq_factor=low_freq_factor,
         high_freq_factor=high_freq_factor,
     )
-    labels = {
-        "default": "trained (no rule)",
-        "linear": "position interpolation",
-        "ntk": "NTK-aware base",
-        "yarn": "YaRN",
-        "llama3": "Llama 3",
-    }
+    labels = _RULE_LABELS
     styles = {"default": "-", "linear": "--", "ntk": "-.", "yarn": ":", "llama3": "-"}
     pairs = np.arange(dim // 2)
     figure, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6.4), layout="constrained", sharex=True)

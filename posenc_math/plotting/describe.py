@@ -14,20 +14,29 @@ from collections.abc import Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["curves_description", "number_words"]
+__all__ = ["curves_description", "number_words", "slowdown_words"]
 
 
 def number_words(value: float, digits: int = 2) -> str:
-    """``value`` as a reader reads it: an integer without decimals, else ``digits`` significant digits.
+    """``value`` as a reader reads it: an integer below 10,000 in full, else ``digits`` significant digits
+    (thousands with separators, millions and more as "1.7 million").
 
     Examples
     --------
-    >>> number_words(3.0), number_words(0.7416), number_words(-0.004567, 3)
-    ('3', '0.74', '-0.00457')
+    >>> number_words(3.0), number_words(8192), number_words(0.7416), number_words(-0.004567, 3)
+    ('3', '8,192', '0.74', '-0.00457')
+    >>> number_words(51861.67), number_words(1659573.58), number_words(65536.0, 6)
+    ('52,000', '1.7 million', '65,536')
     """
     value = float(value)
-    if np.isfinite(value) and value == round(value):
-        return str(round(value))
+    if not np.isfinite(value):
+        return str(value)
+    if value == round(value) and abs(value) < 10_000:
+        return f"{round(value):,}"
+    if abs(value) >= 1e6:
+        return f"{value / 1e6:.{digits}g} million"
+    if abs(value) >= 1000:
+        return f"{float(f'{value:.{digits}g}'):,.0f}"
     return f"{value:.{digits}g}"
 
 
@@ -101,3 +110,27 @@ def curves_description(
             f"{number_words(array[low], digits)} at {at(low)}."
         )
     return " ".join(sentences)
+
+
+def slowdown_words(ratio: ArrayLike, factor: float, *, tolerance: float = 1e-9) -> str:
+    """How a context-extension rule slows the pairs (``w_j / w'_j`` per pair), in words.
+
+    Examples
+    --------
+    >>> slowdown_words([1.0, 1.0, 2.5, 4.0, 4.0], 4.0)
+    '1 up to pair 1, rising to 4 at pair 3'
+    >>> slowdown_words([4.0, 4.0], 4.0), slowdown_words([1.0, 1.0], 4.0), slowdown_words([1.5, 2.0], 4.0)
+    ('4 at every pair', '1 at every pair', 'from 1.5 at pair 0 to 2 at pair 1')
+    """
+    ratio = np.asarray(ratio, dtype=np.float64)
+    kept = np.abs(ratio - 1.0) <= tolerance
+    full = np.abs(ratio - factor) <= tolerance * factor
+    if full.all():
+        return f"{number_words(factor, 6)} at every pair"
+    if kept.all():
+        return "1 at every pair"
+    if kept[0] and full[-1]:
+        last_kept = int(np.argmin(kept)) - 1
+        first_full = int(ratio.size - np.argmin(full[::-1]))
+        return f"1 up to pair {last_kept}, rising to {number_words(factor, 6)} at pair {first_full}"
+    return f"from {number_words(ratio[0], 3)} at pair 0 to {number_words(ratio[-1], 3)} at pair {ratio.size - 1}"

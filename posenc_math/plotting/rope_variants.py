@@ -26,6 +26,7 @@ __all__ = [
     "FEATURE_SCHEMES",
     "axial_score_map",
     "longrope_wavelengths",
+    "longrope_wavelengths_description",
     "mrope_position_ids",
     "rope_feature_description",
     "rope_feature_map",
@@ -100,6 +101,68 @@ FEATURE_SCHEMES = (
     "Qwen2-VL: M-RoPE",
     "axial 2-D (rotary-embedding-torch)",
 )
+
+
+def longrope_wavelengths_description(
+    dim: int,
+    *,
+    short_factor: Sequence[float],
+    long_factor: Sequence[float],
+    original_max_position_embeddings: int,
+    base: float = 10000.0,
+) -> str:
+    """What :func:`longrope_wavelengths` draws, in words, from the same frequencies (for alt text).
+
+    Parameters
+    ----------
+    As for :func:`longrope_wavelengths`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(longrope_wavelengths_description(8, short_factor=[1] * 4, long_factor=[1, 2, 4, 8],
+    ...                                        original_max_position_embeddings=64).replace("; ", ";\\n"))
+    Wavelength against pair index 0 to 3 on a log scale, a dotted line at 64;
+    trained (default): from 6.3 to 6,300;
+    short factors: on the trained line at every pair;
+    long factors: on the trained line up to pair 0, then above it, reaching 50,000 at pair 3.
+    """
+    from .describe import number_words
+
+    original = check_int("original_max_position_embeddings", original_max_position_embeddings, minimum=2)
+    scaling = {
+        "rope_type": "longrope",
+        "short_factor": list(short_factor),
+        "long_factor": list(long_factor),
+        "original_max_position_embeddings": original,
+        "attention_factor": 1.0,
+    }
+    trained, _ = rope_frequencies(dim, base=base)
+    lines = {
+        "short factors": rope_frequencies(dim, base=base, scaling=scaling, seq_len=original)[0],
+        "long factors": rope_frequencies(dim, base=base, scaling=scaling, seq_len=original + 1)[0],
+    }
+    parts = [
+        f"Wavelength against pair index 0 to {trained.size - 1} on a log scale, a dotted line at {original:,}",
+        f"trained (default): from {number_words(2 * np.pi / trained[0])} to {number_words(2 * np.pi / trained[-1])}",
+    ]
+    for label, inv_freq in lines.items():
+        same = np.isclose(inv_freq, trained, rtol=1e-12, atol=0.0)
+        if same.all():
+            parts.append(f"{label}: on the trained line at every pair")
+            continue
+        reach = number_words(2 * np.pi / inv_freq[-1])
+        if same[0]:
+            parts.append(
+                f"{label}: on the trained line up to pair {int(np.argmin(same)) - 1}, then above it, reaching "
+                f"{reach} at pair {inv_freq.size - 1}"
+            )
+        else:
+            parts.append(f"{label}: off the trained line from pair 0, reaching {reach} at pair {inv_freq.size - 1}")
+    return "; ".join(parts) + "."
 
 
 def rope_feature_map(schemes: Sequence[str] = FEATURE_SCHEMES, *, head_dim: int = 64) -> Figure:
