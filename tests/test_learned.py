@@ -240,3 +240,28 @@ def test_embedding_difference_draws_row_differences():
     np.testing.assert_array_equal(token_line.get_ydata(), np.zeros(6))
     with pytest.raises(ValueError, match="first and second"):
         embedding_difference(["a", "b", "a"], token, position, token + position, 0, 3)
+
+
+def test_learned_descriptions_read_the_rows_drawn():
+    pytest.importorskip("matplotlib")
+    from posenc_math.plotting import (
+        embedding_difference_description,
+        pca_positions_description,
+        position_vectors_description,
+    )
+
+    rng = np.random.default_rng(0)
+    table = rng.normal(scale=0.05, size=(6, 40))
+    table[0, 3] = 1.5
+    text = position_vectors_description(table, [0, 4], ylim=(-0.1, 0.1))
+    off = int(np.count_nonzero(np.abs(table[4]) > 0.1))
+    assert "position 0: largest entry 1.5 at dimension 3" in text
+    assert f"{np.quantile(np.abs(table[4]), 0.95):.2g}" in text.split("position 4")[1]
+    assert (f"{off} entr" in text.split("position 4")[1]) == (off > 0)
+    token = np.ones((2, 40))
+    text = embedding_difference_description(token, table[:2], token + table[:2], 0, 1)
+    assert f"lowest {np.min(table[1] - table[0]):.2g} at {np.argmin(table[1] - table[0])}" in text
+    assert "token embedding: flat at 0." in text
+    text = pca_positions_description(table[:, :2], [0.25, 0.125], n_first=3)
+    assert "(25% and 12% of the variance)" in text
+    assert f"between {table[:3, :2].min():.2g} and {table[:3, :2].max():.2g}." in text

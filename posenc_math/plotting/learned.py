@@ -22,10 +22,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "embedding_difference",
+    "embedding_difference_description",
     "embedding_sum",
     "naive_alternatives",
     "pca_positions",
+    "pca_positions_description",
     "position_vectors",
+    "position_vectors_description",
     "similarity_matrices",
     "step_sizes",
     "step_sizes_description",
@@ -484,3 +487,112 @@ def step_sizes(tables: dict[str, ArrayLike]) -> Figure:
     axes.set_ylabel("|e(p+1) - e(p)|")
     axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return figure
+
+
+def position_vectors_description(
+    table: ArrayLike,
+    positions: Sequence[int],
+    *,
+    token_vector: ArrayLike | None = None,
+    token_label: str = "token",
+    ylim: tuple[float, float] | None = None,
+) -> str:
+    """What :func:`position_vectors` draws, in words, from the same rows (for alt text).
+
+    Each panel is told by its largest entry (by size, with its dimension)
+    and the size within which 95% of its entries lie; with ``ylim``, how
+    many entries fall outside the common scale.
+
+    Examples
+    --------
+    >>> table = np.zeros((3, 100))
+    >>> table[1, 7] = 2.0
+    >>> table[2] = np.linspace(-0.1, 0.1, 100)
+    >>> print(position_vectors_description(table, [1, 2], ylim=(-0.5, 0.5)).replace("; ", ";\\n"))
+    2 small line plots of value against dimension, on one vertical scale from -0.5 to 0.5;
+    position 1: largest entry 2 at dimension 7, 95% of entries within plus or minus 0, 1 entry off the scale;
+    position 2: largest entry -0.1 at dimension 0, 95% of entries within plus or minus 0.096.
+    """
+    from .describe import number_words
+
+    table = check_table("table", table)
+    rows = {f"position {int(p)}": table[int(p)] for p in positions}
+    if token_vector is not None:
+        rows[token_label] = np.asarray(token_vector, dtype=np.float64)
+    scale = (
+        "each scaled to its own range"
+        if ylim is None
+        else f"on one vertical scale from {number_words(ylim[0])} to {number_words(ylim[1])}"
+    )
+    parts = [f"{len(rows)} small line plots of value against dimension, {scale}"]
+    for label, row in rows.items():
+        largest = int(np.argmax(np.abs(row)))
+        bulk = float(np.quantile(np.abs(row), 0.95))
+        text = (
+            f"{label}: largest entry {number_words(row[largest])} at dimension {largest}, 95% of entries within "
+            f"plus or minus {number_words(bulk)}"
+        )
+        if ylim is not None:
+            off = int(np.count_nonzero((row < ylim[0]) | (row > ylim[1])))
+            if off:
+                text += f", {off} {'entry' if off == 1 else 'entries'} off the scale"
+        parts.append(text)
+    return "; ".join(parts) + "."
+
+
+def embedding_difference_description(
+    token: ArrayLike, position: ArrayLike, total: ArrayLike, first: int, second: int
+) -> str:
+    """What :func:`embedding_difference` draws, in words, from the same rows (for alt text).
+
+    Examples
+    --------
+    >>> token = np.ones((2, 3))
+    >>> position = np.array([[0.0, 0.25, 0.25], [0.5, 0.25, -0.25]])
+    >>> print(embedding_difference_description(token, position, token + position, 0, 1).replace(". ", ".\\n"))
+    A line plot of row 1 minus row 0 against dimension, 0 to 2.
+    sum: from 0.5 at 0 to -0.5 at 2, highest 0.5 at 0, lowest -0.5 at 2.
+    position embedding: from 0.5 at 0 to -0.5 at 2, highest 0.5 at 0, lowest -0.5 at 2.
+    token embedding: flat at 0.
+    The sum's difference equals the position difference within 0 at every dimension.
+    """
+    from .describe import curves_description
+
+    gaps = {
+        name: np.asarray(rows, dtype=np.float64)[second] - np.asarray(rows, dtype=np.float64)[first]
+        for name, rows in (("sum", total), ("position embedding", position), ("token embedding", token))
+    }
+    apart = float(np.abs(gaps["sum"] - gaps["position embedding"]).max())
+    return (
+        curves_description(gaps, x_label="dimension", y_label=f"row {second} minus row {first}")
+        + f" The sum's difference equals the position difference within {apart:.2g} at every dimension."
+    )
+
+
+def pca_positions_description(projection: ArrayLike, explained: ArrayLike, *, n_first: int = 40) -> str:
+    """What :func:`pca_positions` draws, in words, from the same projection (for alt text).
+
+    Examples
+    --------
+    >>> angles = np.arange(8) * np.pi / 2
+    >>> ring = np.c_[np.cos(angles), np.sin(angles)]
+    >>> text = pca_positions_description(ring, [0.5, 0.5], n_first=4)
+    >>> print(text.replace(", coloured", ",\\ncoloured").replace(". ", ".\\n"))
+    Top, a scatter plot of 8 positions on the first two principal components (50% and 50% of the variance),
+    coloured by position, at distances 1 to 1 from the origin.
+    Bottom, the two coordinates for positions 0 to 3, between -1 and 1.
+    """
+    from .describe import number_words
+
+    projection = check_table("projection", projection)
+    explained = np.asarray(explained, dtype=np.float64).ravel()
+    n_first = min(check_int("n_first", n_first, minimum=2), len(projection))
+    radii = np.linalg.norm(projection, axis=1)
+    shown = projection[:n_first]
+    return (
+        f"Top, a scatter plot of {len(projection)} positions on the first two principal components "
+        f"({100 * explained[0]:.0f}% and {100 * explained[1]:.0f}% of the variance), coloured by position, at "
+        f"distances {number_words(radii.min())} to {number_words(radii.max())} from the origin. Bottom, the two "
+        f"coordinates for positions 0 to {n_first - 1}, between {number_words(shown.min())} and "
+        f"{number_words(shown.max())}."
+    )
