@@ -131,3 +131,18 @@ def test_extension_descriptions_read_the_frequencies():
     assert f"is 0 up to pair {yarn_kept}," in ramp
     with pytest.raises(ValueError, match="factor"):
         yarn_ramp_description(64, base=10000.0, factor=1.0, original_max_position_embeddings=2048)
+
+
+def test_rope_score_descriptions_read_the_values_drawn():
+    from posenc_math.analysis import rope_mean_scores
+    from posenc_math.plotting import rope_mean_score_description, rope_score_decay_description
+
+    query, key = np.random.default_rng(0).normal(size=(2, 32))
+    scores = rope_relative_scores(query, key, np.arange(301))
+    text = rope_score_decay_description(query, key, max_offset=300)
+    assert f"highest {scores.max():.2g} at {int(np.argmax(scores))}, lowest {scores.min():.2g}" in text
+    offsets = np.arange(201)
+    aligned, expected = rope_mean_scores(32, offsets, n_samples=50, seed=0, aligned=True)
+    text = rope_mean_score_description(32, max_offset=200, n_samples=50)
+    assert f"key = query mean is {aligned[100]:.2g} at offset 100" in text
+    assert f"by at most {np.abs(aligned - expected).max():.2g}." in text

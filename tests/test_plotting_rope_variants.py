@@ -13,9 +13,11 @@ from posenc_math.plotting import (
     longrope_wavelengths,
     longrope_wavelengths_description,
     mrope_position_ids,
+    mrope_position_ids_description,
     rope_feature_description,
     rope_feature_map,
     xpos_decay,
+    xpos_decay_description,
 )
 from posenc_math.plotting.rope_variants import FEATURE_SCHEMES
 
@@ -100,3 +102,17 @@ def test_longrope_description_reads_the_lines_drawn():
     assert "short factors: on the trained line at every pair;" in text
     assert "long factors: on the trained line up to pair 2, then above it" in text
     assert f"reaching {float(f'{long_line[-1]:.2g}'):,.0f} at pair 5." in text  # two significant digits
+
+
+def test_mrope_and_xpos_descriptions_read_the_values_drawn():
+    text = mrope_position_ids_description([4, (1, 3, 4), 5])
+    ids = mrope_positions([4, (1, 3, 4), 5])
+    assert "Tokens 0 to 3 (text): all three ids 0, 1, 2, 3." in text
+    assert "width " + ", ".join(str(v) for v in ids[2, 4:16]) + "." in text
+    assert "Tokens 16 to 20 (text): all three ids " + ", ".join(str(v) for v in ids[0, 16:]) + "." in text
+    figure = xpos_decay(np.ones(64), np.ones(64), max_offset=256)
+    text = xpos_decay_description(np.ones(64), np.ones(64), max_offset=256)
+    pair_15 = figure.axes[0].get_lines()[3].get_ydata()
+    assert f"pair 15: from 1 at 0 to {pair_15[-1]:.2g} at 256" in text
+    rope_line = figure.axes[1].get_lines()[0].get_ydata()
+    assert f"lowest {rope_line.min():.2g} at {int(np.argmin(rope_line))}" in text

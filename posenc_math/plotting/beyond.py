@@ -29,8 +29,10 @@ __all__ = [
     "alibi_slope_plot",
     "extension_wavelengths",
     "extension_wavelengths_description",
+    "rope_mean_score_description",
     "rope_mean_score_plot",
     "rope_score_decay",
+    "rope_score_decay_description",
     "shaw_clipping_description",
     "shaw_clipping_map",
     "t5_bucket_description",
@@ -277,6 +279,71 @@ def rope_score_decay(query: ArrayLike, key: ArrayLike, *, max_offset: int = 2000
     bottom.set_ylabel("relative size")
     bottom.legend(loc="lower left", fontsize=8, frameon=False)
     return figure
+
+
+def rope_score_decay_description(
+    query: ArrayLike, key: ArrayLike, *, max_offset: int = 2000, base: float = 10000.0
+) -> str:
+    """What :func:`rope_score_decay` draws, in words, from the same scores and bound (for alt text).
+
+    Examples
+    --------
+    >>> text = rope_score_decay_description(np.ones(8), np.ones(8), max_offset=50)
+    >>> text.split(". ")[0]
+    'Two panels sharing the offset axis from 0 to 50'
+    """
+    from .describe import curves_description
+
+    max_offset = check_int("max_offset", max_offset, minimum=1)
+    offsets = np.arange(0, max_offset + 1)
+    scores = rope_relative_scores(query, key, offsets, base=base)
+    bound = rope_decay_bound(query, key, offsets, base=base)
+    top = curves_description({"score": scores}, x_label="the offset", y_label="the score")
+    bottom = curves_description(
+        {"RoFormer bound / bound(0)": bound / bound[0], "|score| / bound(0)": np.abs(scores) / bound[0]},
+        x_label="the offset",
+        y_label="relative size (log scale)",
+    )
+    median = float(np.median(np.abs(scores) / bound))
+    return (
+        f"Two panels sharing the offset axis from 0 to {max_offset}. Top: {top} Bottom: {bottom} The score's size is "
+        f"a median {median:.2g} of the bound."
+    )
+
+
+def rope_mean_score_description(
+    dim: int = 128, *, max_offset: int = 2000, n_samples: int = 2000, base: float = 10000.0, seed: int = 0
+) -> str:
+    """What :func:`rope_mean_score_plot` draws, in words, from the same means (for alt text).
+
+    Examples
+    --------
+    >>> print(rope_mean_score_description(8, max_offset=4, n_samples=20).split(". ")[0])
+    A line plot of the mean score against the offset, 0 to 4
+    """
+    from ..analysis import rope_mean_scores
+    from .describe import curves_description
+
+    max_offset = check_int("max_offset", max_offset, minimum=1)
+    offsets = np.arange(0, max_offset + 1)
+    aligned, expected = rope_mean_scores(dim, offsets, base=base, n_samples=n_samples, seed=seed, aligned=True)
+    independent, _ = rope_mean_scores(dim, offsets, base=base, n_samples=n_samples, seed=seed + 1, aligned=False)
+    hundred = offsets <= min(100, max_offset)
+    tail = offsets >= max_offset // 2
+    return (
+        curves_description(
+            {
+                f"mean over {n_samples} draws, key = query": aligned,
+                "its expectation": expected,
+                "mean, independent key": independent,
+            },
+            x_label="the offset",
+            y_label="the mean score",
+        )
+        + f" The key = query mean is {float(aligned[hundred][-1]):.2g} at offset {int(offsets[hundred][-1])} and "
+        f"between {float(aligned[tail].min()):.2g} and {float(aligned[tail].max()):.2g} over the second half; it "
+        f"differs from its expectation by at most {float(np.abs(aligned - expected).max()):.2g}."
+    )
 
 
 def rope_mean_score_plot(

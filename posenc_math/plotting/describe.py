@@ -25,8 +25,8 @@ def number_words(value: float, digits: int = 2) -> str:
     --------
     >>> number_words(3.0), number_words(8192), number_words(0.7416), number_words(-0.004567, 3)
     ('3', '8,192', '0.74', '-0.00457')
-    >>> number_words(51861.67), number_words(1659573.58), number_words(65536.0, 6)
-    ('52,000', '1.7 million', '65,536')
+    >>> number_words(51861.67), number_words(1659573.58), number_words(65536.0, 6), number_words(127.8)
+    ('52,000', '1.7 million', '65,536', '130')
     """
     value = float(value)
     if not np.isfinite(value):
@@ -35,9 +35,10 @@ def number_words(value: float, digits: int = 2) -> str:
         return f"{round(value):,}"
     if abs(value) >= 1e6:
         return f"{value / 1e6:.{digits}g} million"
-    if abs(value) >= 1000:
-        return f"{float(f'{value:.{digits}g}'):,.0f}"
-    return f"{value:.{digits}g}"
+    rounded = f"{value:.{digits}g}"
+    if abs(value) >= 1000 or ("e" in rounded and abs(value) >= 1):  # 52,000 and 130, not 5.2e+04 and 1.3e+02
+        return f"{float(rounded):,.0f}"
+    return rounded
 
 
 def curves_description(

@@ -28,9 +28,11 @@ __all__ = [
     "longrope_wavelengths",
     "longrope_wavelengths_description",
     "mrope_position_ids",
+    "mrope_position_ids_description",
     "rope_feature_description",
     "rope_feature_map",
     "xpos_decay",
+    "xpos_decay_description",
 ]
 
 _COLOURS = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#D55E00", "#CC79A7", "#0072B2"]
@@ -286,12 +288,7 @@ def mrope_position_ids(segments: Sequence[int | tuple[int, int, int]]) -> Figure
 
     ids = mrope_positions(segments)
     tokens = np.arange(ids.shape[1])
-    vision = np.zeros(ids.shape[1], dtype=bool)
-    start = 0
-    for segment in segments:
-        count = segment if isinstance(segment, (int, np.integer)) else int(np.prod(segment))
-        vision[start : start + count] = not isinstance(segment, (int, np.integer))
-        start += count
+    vision = _vision_tokens(segments, ids.shape[1])
     figure, axes = plt.subplots(figsize=(7.2, 3.2), layout="constrained")
     for first, last in _runs(vision):
         axes.axvspan(first - 0.5, last + 0.5, color="#EEEEEE", zorder=0)
@@ -301,6 +298,91 @@ def mrope_position_ids(segments: Sequence[int | tuple[int, int, int]]) -> Figure
     axes.set_ylabel("position id")
     axes.legend(title="id (grey: vision tokens)", frameon=False, loc="upper left")
     return figure
+
+
+def _vision_tokens(segments: Sequence[int | tuple[int, int, int]], n_tokens: int) -> np.ndarray:
+    vision = np.zeros(n_tokens, dtype=bool)
+    start = 0
+    for segment in segments:
+        count = segment if isinstance(segment, (int, np.integer)) else int(np.prod(segment))
+        vision[start : start + count] = not isinstance(segment, (int, np.integer))
+        start += count
+    return vision
+
+
+def mrope_position_ids_description(segments: Sequence[int | tuple[int, int, int]]) -> str:
+    """What :func:`mrope_position_ids` draws, in words, from the same ids (for alt text).
+
+    Examples
+    --------
+    >>> print(mrope_position_ids_description([2, (1, 2, 2), 1]).replace(". ", ".\\n"))
+    Three lines of position id (temporal, height, width) against token index 0 to 6.
+    Tokens 0 to 1 (text): all three ids 0, 1.
+    Tokens 2 to 5 (vision, grey): temporal 2, 2, 2, 2; height 2, 2, 3, 3; width 2, 3, 2, 3.
+    Tokens 6 to 6 (text): all three ids 4.
+    """
+    ids = mrope_positions(segments)
+    vision = _vision_tokens(segments, ids.shape[1])
+    sentences = [f"Three lines of position id (temporal, height, width) against token index 0 to {ids.shape[1] - 1}."]
+    runs = sorted([(a, b, True) for a, b in _runs(vision)] + [(a, b, False) for a, b in _runs(~vision)])
+    for first, last, is_vision in runs:
+        span = ids[:, first : last + 1]
+        if is_vision:
+            told = "; ".join(
+                f"{name} {', '.join(str(int(v)) for v in row)}"
+                for name, row in zip(("temporal", "height", "width"), span, strict=True)
+            )
+            sentences.append(f"Tokens {first} to {last} (vision, grey): {told}.")
+        else:
+            sentences.append(
+                f"Tokens {first} to {last} (text): all three ids {', '.join(str(int(v)) for v in span[0])}."
+            )
+    return " ".join(sentences)
+
+
+def xpos_decay_description(
+    query: ArrayLike,
+    key: ArrayLike,
+    *,
+    max_offset: int = 2048,
+    scale_base: float = 512.0,
+    pairs: Sequence[int] = (0, 4, 8, 15),
+) -> str:
+    """What :func:`xpos_decay` draws, in words, from the same scales and scores (for alt text).
+
+    Examples
+    --------
+    >>> xpos_decay_description(np.ones(32), np.ones(32), max_offset=64).startswith("Top: A line plot of")
+    True
+    """
+    from .describe import curves_description
+
+    scales, rope_scores, xpos_scores = _xpos_curves(query, key, max_offset, scale_base)
+    top = curves_description(
+        {f"pair {pair}": scales[:, pair] for pair in pairs},
+        x_label="the offset",
+        y_label="zeta_j ** (offset / scale_base)",
+    )
+    bottom = curves_description({"RoPE": rope_scores, "xPos": xpos_scores}, x_label="the offset", y_label="the score")
+    return f"Top: {top} Bottom: {bottom}"
+
+
+def _xpos_curves(
+    query: ArrayLike, key: ArrayLike, max_offset: int, scale_base: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """xPos's scales per pair, and the RoPE and xPos scores of ``query`` after ``key``, per offset."""
+    max_offset = check_int("max_offset", max_offset, minimum=1)
+    scale_base = check_real("scale_base", scale_base)
+    query = np.asarray(query, dtype=np.float64)
+    key = np.asarray(key, dtype=np.float64)
+    dim = query.shape[0]
+    offsets = np.arange(max_offset + 1)
+    scales = xpos_scales(dim, offsets, scale_base=scale_base)
+    keys_rope = rope(np.broadcast_to(key, (len(offsets), dim)), np.zeros(len(offsets), dtype=int), layout="interleaved")
+    queries_rope = rope(np.broadcast_to(query, (len(offsets), dim)), offsets, layout="interleaved")
+    keys_xpos = xpos(np.broadcast_to(key, (len(offsets), dim)), np.zeros(len(offsets), dtype=int), key=True)
+    queries_xpos = xpos(np.broadcast_to(query, (len(offsets), dim)), offsets, scale_base=scale_base)
+    return scales, np.sum(queries_rope * keys_rope, axis=-1), np.sum(queries_xpos * keys_xpos, axis=-1)
 
 
 def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
@@ -388,25 +470,16 @@ def xpos_decay(
     """
     import matplotlib.pyplot as plt
 
-    max_offset = check_int("max_offset", max_offset, minimum=1)
-    scale_base = check_real("scale_base", scale_base)
-    query = np.asarray(query, dtype=np.float64)
-    key = np.asarray(key, dtype=np.float64)
-    dim = query.shape[0]
-    offsets = np.arange(max_offset + 1)
-    scales = xpos_scales(dim, offsets, scale_base=scale_base)
-    keys_rope = rope(np.broadcast_to(key, (len(offsets), dim)), np.zeros(len(offsets), dtype=int), layout="interleaved")
-    queries_rope = rope(np.broadcast_to(query, (len(offsets), dim)), offsets, layout="interleaved")
-    keys_xpos = xpos(np.broadcast_to(key, (len(offsets), dim)), np.zeros(len(offsets), dtype=int), key=True)
-    queries_xpos = xpos(np.broadcast_to(query, (len(offsets), dim)), offsets, scale_base=scale_base)
+    scales, rope_scores, xpos_scores = _xpos_curves(query, key, max_offset, scale_base)
+    offsets = np.arange(len(rope_scores))
     figure, (top, bottom) = plt.subplots(2, 1, figsize=(7.2, 5.2), sharex=True, layout="constrained")
     for colour, pair in zip(_COLOURS[1:], pairs, strict=False):
         top.plot(offsets, scales[:, pair], color=colour, label=f"pair {pair}")
     top.set_ylabel("zeta_j ** (offset / scale_base)")
     top.set_ylim(0, 1.05)
     top.legend(frameon=False, ncol=len(pairs))
-    bottom.plot(offsets, np.sum(queries_rope * keys_rope, axis=-1), color=_COLOURS[0], lw=0.8, label="RoPE")
-    bottom.plot(offsets, np.sum(queries_xpos * keys_xpos, axis=-1), color=_COLOURS[4], lw=1.2, label="xPos")
+    bottom.plot(offsets, rope_scores, color=_COLOURS[0], lw=0.8, label="RoPE")
+    bottom.plot(offsets, xpos_scores, color=_COLOURS[4], lw=1.2, label="xPos")
     bottom.set_ylabel("score")
     bottom.set_xlabel("offset m - n (query after key)")
     bottom.legend(frameon=False)
