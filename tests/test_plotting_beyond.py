@@ -46,13 +46,13 @@ def test_rope_score_decay_draws_scores(rng):
 
 def test_alibi_descriptions_read_the_slopes_and_bias():
     text = alibi_slope_description((8, 12))
-    assert "8 heads: a straight line (a geometric sequence) from 1/2 down to 1/256." in text
+    assert "8 heads: a straight line (a geometric sequence) from 1 over 2 down to 1 over 256." in text
     ninth = alibi_slopes(12)[8]
     assert ninth > alibi_slopes(12)[0]  # the borrowed slopes start above the first
-    assert f"12 heads: from 1/2 down to 1/256 at head 8, back up to {ninth:.4g} at head 9," in text
+    assert f"12 heads: from 1 over 2 down to 1 over 256 at head 8, back up to {ninth:.4g} at head 9," in text
     bias = alibi_bias(8, 24)
     text = alibi_bias_description(8, 24, head=2)
-    assert f"head 3 of 8 (slope {alibi_slopes(8)[2]:g})" in text.replace("1/8", "0.125")
+    assert f"head 3 of 8 (slope {alibi_slopes(8)[2]:g})" in text.replace("1 over 8", "0.125")
     assert f"{bias[2, 23, 0]:.3g} at the bottom-left corner (query 23, key 0)" in text
     assert f"the flattest at {bias[7, 23, 0]:.3g}." in text
     with pytest.raises(ValueError, match="head"):

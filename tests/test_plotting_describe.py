@@ -43,3 +43,21 @@ def test_number_words():
 def test_slowdown_words():
     assert slowdown_words([1.0, 1.0, 1.0 + 1e-12, 3.0, 8.0, 8.0], 8.0) == "1 up to pair 2, rising to 8 at pair 4"
     assert slowdown_words([1.0, 2.0, 3.0], 8.0) == "from 1 at pair 0 to 3 at pair 2"
+
+
+def test_descriptions_hold_no_slash():
+    """The site's accessibility test takes a "/" in alt text for a file path: descriptions spell fractions out."""
+    from posenc_math import plotting
+
+    texts = [
+        plotting.alibi_slope_description(),
+        plotting.alibi_bias_description(),
+        plotting.t5_bucket_description(max_offset=40, n_positions=8),
+        plotting.shaw_clipping_description(),
+        plotting.rope_feature_description(head_dim=32),
+        plotting.rope_score_decay_description(np.ones(16), np.ones(16), max_offset=50),
+        plotting.xpos_decay_description(np.ones(32), np.ones(32), max_offset=50),
+        plotting.deberta_terms_description(),
+        plotting.position_spacing_description(),
+    ]
+    assert not [text for text in texts if "/" in text]

@@ -41,7 +41,9 @@ def test_rope_feature_description_tells_the_runs_drawn():
     text = rope_feature_description(head_dim=32)
     assert text.startswith("6 rows of 32 cells, one per scheme.")
     assert "GPT-NeoX, StableLM: partial 0.25: black (position) for 0 to 7, grey (passes through) for 8 to 31." in text
-    qwen = "orange (temporal id) for 0 to 3, blue (height id / row) for 4 to 9, green (width id / column) for 10 to 15"
+    qwen = (
+        "orange (temporal id) for 0 to 3, blue (height id or row) for 4 to 9, green (width id or column) for 10 to 15"
+    )
     assert f"Qwen2-VL: M-RoPE: {qwen}, orange (temporal id) for 16 to 19," in text
     with pytest.raises(ValueError, match="head_dim"):
         rope_feature_description(head_dim=40)

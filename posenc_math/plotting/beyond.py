@@ -155,7 +155,7 @@ def t5_bucket_description(
         f" to {int(positive.max())} for positive offsets and from {int(negative.min())} to {int(negative.max())} for"
         f" negative ones, and is flat from a distance of {flat_from} on. The decoder curve is "
         + ("0 for every non-negative offset" if decoder_zero else "not 0 for some non-negative offset")
-        + f" and climbs to {top}, reached at offset {reached}. Below, left and right, the bucket of every query/key"
+        + f" and climbs to {top}, reached at offset {reached}. Below, left and right, the bucket of every query and key"
         f" pair over {n_positions} positions for each, the encoder's lower triangle in one set of shades and its"
         " upper triangle in a brighter set, the decoder's dark above the diagonal and brightening below it."
     )
@@ -300,7 +300,10 @@ def rope_score_decay_description(
     bound = rope_decay_bound(query, key, offsets, base=base)
     top = curves_description({"score": scores}, x_label="the offset", y_label="the score")
     bottom = curves_description(
-        {"RoFormer bound / bound(0)": bound / bound[0], "|score| / bound(0)": np.abs(scores) / bound[0]},
+        {
+            "RoFormer bound relative to bound(0)": bound / bound[0],
+            "|score| relative to bound(0)": np.abs(scores) / bound[0],
+        },
         x_label="the offset",
         y_label="relative size (log scale)",
     )
@@ -532,6 +535,11 @@ def _slope_label(value: float) -> str:
     return f"{value:.4g}"
 
 
+def _slope_words(value: float) -> str:
+    """A slope for alt text: ``1 over 256`` (a "/" reads as a file path to accessibility checkers)."""
+    return _slope_label(value).replace("1/", "1 over ")
+
+
 def _checked_head(head: int, n_heads: int) -> int:
     head = check_int("head", head, minimum=0)
     if head >= n_heads:
@@ -555,13 +563,13 @@ def alibi_slope_description(head_counts: Sequence[int] = (8, 12, 16, 32)) -> str
     --------
     >>> print(alibi_slope_description((4, 6)).replace(". ", ".\\n"))
     2 marked lines of the slope (log scale) against the head index.
-    4 heads: a straight line (a geometric sequence) from 1/4 down to 1/256.
-    6 heads: from 1/4 down to 1/256 at head 4, back up to 1/2 at head 5, then down to 1/8 at head 6.
+    4 heads: a straight line (a geometric sequence) from 1 over 4 down to 1 over 256.
+    6 heads: from 1 over 4 down to 1 over 256 at head 4, back up to 1 over 2 at head 5, then down to 1 over 8 at head 6.
     """
     parts = [f"{len(head_counts)} marked lines of the slope (log scale) against the head index."]
     for n_heads in head_counts:
         slopes = alibi_slopes(n_heads)
-        first, last = _slope_label(slopes[0]), _slope_label(slopes[-1])
+        first, last = _slope_words(slopes[0]), _slope_words(slopes[-1])
         rises = np.flatnonzero(np.diff(slopes) > 0)
         if rises.size == 0 and np.allclose(slopes[1:] / slopes[:-1], slopes[1] / slopes[0] if n_heads > 1 else 1.0):
             parts.append(f"{n_heads} heads: a straight line (a geometric sequence) from {first} down to {last}.")
@@ -569,8 +577,8 @@ def alibi_slope_description(head_counts: Sequence[int] = (8, 12, 16, 32)) -> str
         text = f"{n_heads} heads: from {first}"
         start = 0
         for rise in rises:
-            text += f" down to {_slope_label(slopes[rise])} at head {rise + 1}, back up to "
-            text += f"{_slope_label(slopes[rise + 1])} at head {rise + 2},"
+            text += f" down to {_slope_words(slopes[rise])} at head {rise + 1}, back up to "
+            text += f"{_slope_words(slopes[rise + 1])} at head {rise + 2},"
             start = int(rise) + 1
         text += f" then down to {last} at head {n_heads}." if start < n_heads - 1 else "."
         parts.append(text)
@@ -592,7 +600,7 @@ def alibi_bias_description(n_heads: int = 8, n_positions: int = 24, *, head: int
     Examples
     --------
     >>> text = alibi_bias_description(4, 6)
-    >>> text.startswith("Top: the causal bias of head 1 of 4 (slope 1/4) over 6 query and key positions")
+    >>> text.startswith("Top: the causal bias of head 1 of 4 (slope 1 over 4) over 6 query and key positions")
     True
     >>> print(text[text.index("and -1.25") :].replace("; ", ";\\n").replace(". ", ".\\n"))
     and -1.25 at the bottom-left corner (query 5, key 0);
@@ -607,7 +615,7 @@ def alibi_bias_description(n_heads: int = 8, n_positions: int = 24, *, head: int
     corner = float(bias[head, last, 0])
     starts = bias[:, last, 0]
     return (
-        f"Top: the causal bias of head {head + 1} of {n_heads} (slope {_slope_label(slopes[head])}) over "
+        f"Top: the causal bias of head {head + 1} of {n_heads} (slope {_slope_words(slopes[head])}) over "
         f"{n_positions} query and key positions, a lower-triangular heatmap, {float(bias[head, last, last]):.3g} on "
         f"the diagonal and {corner:.3g} at the bottom-left corner (query {last}, key 0); the masked upper triangle "
         f"is blank. Below: {n_heads} straight lines, the bias the last query puts on each key, meeting at "

@@ -41,7 +41,7 @@ _ROLES = ("nothing (passes through)", "position", "temporal id", "height id / ro
 _ROLE_COLOURS = ["#DDDDDD", "#000000", "#E69F00", "#56B4E9", "#009E73"]
 #: The colours' names and the roles in short, for alt text.
 _ROLE_COLOUR_NAMES = ("grey", "black", "orange", "blue", "green")
-_ROLE_WORDS = ("passes through", "position", "temporal id", "height id / row", "width id / column")
+_ROLE_WORDS = ("passes through", "position", "temporal id", "height id or row", "width id or column")
 
 
 def _probe(transform, head_dim: int, axis_ids: list) -> np.ndarray:
@@ -361,7 +361,7 @@ def xpos_decay_description(
     top = curves_description(
         {f"pair {pair}": scales[:, pair] for pair in pairs},
         x_label="the offset",
-        y_label="zeta_j ** (offset / scale_base)",
+        y_label="zeta_j to the power offset over scale_base",
     )
     bottom = curves_description({"RoPE": rope_scores, "xPos": xpos_scores}, x_label="the offset", y_label="the score")
     return f"Top: {top} Bottom: {bottom}"
