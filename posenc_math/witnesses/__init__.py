@@ -47,6 +47,7 @@ MODULES = (
     "alibi",
     "relative",
     "context_extension",
+    "model_config",
 )
 
 

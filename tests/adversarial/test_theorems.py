@@ -651,7 +651,7 @@ def test_every_registered_control_has_a_counterexample_an_independent_evaluation
     theorem of scope "computation") must name its counterexample; t5-buckets' is checked by
     recomputing T5's buckets here. (Adapted by the lead after the kernel landed: the blind
     version's evaluator did not know the theorem language.)"""
-    from kernel_checks import confirm_counterexample
+    from kernel_checks import confirm_counterexample, function_names
 
     outcome = sandbox.run(_verify_all, cap=CAP_ALL)
     assert not outcome.problem(), outcome.problem()
@@ -669,7 +669,9 @@ def test_every_registered_control_has_a_counterexample_an_independent_evaluation
                 given = set(found) | {name.split("(")[0] for name in found}
                 for conclusion in get(result["id"]).conclusions:
                     hypotheses_hold = set(conclusion.assuming) <= set(control.assuming)
-                    named = {str(s) for s in conclusion.free_symbols()} <= given
+                    used = {str(s) for s in conclusion.free_symbols()}
+                    used |= function_names(conclusion.lhs) | function_names(conclusion.rhs)
+                    named = used <= given
                     if named and hypotheses_hold and conclusion.relation == "=":
                         assert not confirm_counterexample(conclusion.lhs, conclusion.rhs, found), (
                             f"a conclusion is found false at {found}: {conclusion.latex()}"
