@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 SPHINXOPTS ?= -nW --keep-going
 BUILD := _build
 DOCS := docs
-MATHJAX := _static/mathjax/tex-mml-chtml.js
+MATHJAX := _static/mathjax/fonts/mathjax-newcm-font/chtml/woff2/mjx-ncm-n.woff2
 
 # Reproducible output: the commit's own time, fixed hashing.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
@@ -73,17 +73,14 @@ lock: | $(BIN)/python
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-# MathJax 4 served from the site itself: no CDN, no third-party request.
-# Its font (the newcm package) goes to _static/mathjax/fonts/, where
-# conf.py's mathjax4_config points MathJax's [fonts] path; without it
-# MathJax 4 fetches the font from a CDN (TRAPS.md, "Math offline").
+# Formulas are typeset when the site is built (tools/posenc_docs/typeset.py
+# runs MathJax 4 from node_modules with node); the pages need only MathJax's
+# font, served by the site itself from _static/mathjax/fonts/ (no CDN, no
+# third-party request), where the stylesheet the build writes points.
 $(MATHJAX): node_modules/.package-lock.json
 	rm -rf _static/mathjax
-	mkdir -p _static/mathjax/fonts/mathjax-newcm-font
-	cd node_modules/mathjax && cp -r --parents tex-mml-chtml.js a11y ui sre input output \
-	    $(CURDIR)/_static/mathjax/
-	cd node_modules/@mathjax/mathjax-newcm-font && cp -r --parents package.json chtml.js chtml \
-	    $(CURDIR)/_static/mathjax/fonts/mathjax-newcm-font/
+	mkdir -p _static/mathjax/fonts/mathjax-newcm-font/chtml
+	cp -r node_modules/@mathjax/mathjax-newcm-font/chtml/woff2 _static/mathjax/fonts/mathjax-newcm-font/chtml/
 	touch $@
 
 # The one sphinx-build command: tests and tools/bench_site.py run
@@ -114,11 +111,12 @@ lint: $(VENV)/.installed
 	$(BIN)/mypy
 
 # The loop an author runs often (under two minutes here): everything but the
-# built site (tests/site), the wheel in a new venv and the PDF.
+# built site (tests/site), the wheel in a new venv and the PDF, on every core
+# (pytest-xdist; make test too, a test file per worker).
 CHECK_SKIPS = --ignore=tests/site --ignore=tests/test_wheel.py --ignore=tests/test_pdf.py -m "not build"
 check: $(VENV)/.installed
 	$(MAKE) --no-print-directory lint
-	$(BIN)/python -m pytest -q $(CHECK_SKIPS)
+	$(BIN)/python -m pytest -q -n auto $(CHECK_SKIPS)
 
 # lint first: a style or type error fails fast, before the site is built.
 # The site is built once, here; every site test reads $(BUILD)/html.
@@ -126,7 +124,7 @@ test: $(VENV)/.installed
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory pdf-if-tex
 	$(MAKE) --no-print-directory html
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 verify: $(VENV)/.installed
 	$(BIN)/posenc-math verify

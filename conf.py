@@ -27,7 +27,6 @@ extensions = [
     "myst_nb",
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
-    "sphinx.ext.mathjax",
     "sphinx_proof",
     "sphinx_exercise",
     # folds the solutions (sphinx-exercise's ":class: dropdown")
@@ -35,8 +34,11 @@ extensions = [
     "sphinxcontrib.bibtex",
     "posenc_docs.theorem_pages",  # theorems checked while the pages are built
     "posenc_docs.site_html",  # accessible HTML, the same bytes from every build
-    "posenc_docs.figures",  # every figure opens full size on a tap
+    "posenc_docs.figures",  # figures a phone can read, enlarged in place on a tap
     "posenc_docs.figure_alt",  # a figure that describes itself (PNG Description) gets that alt text
+    "posenc_docs.tables",  # tables on a phone fit or say that they scroll
+    "posenc_docs.typeset",  # formulas typeset by MathJax when the site is built
+    "posenc_docs.measurements",  # tables read from make bench's records
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
@@ -51,31 +53,21 @@ nb_execution_raise_on_error = True
 nb_execution_timeout = 300
 nb_merge_streams = True
 
-# --- Math, served from this site (no CDN) ----------------------------------
-mathjax_path = "mathjax/tex-mml-chtml.js"
-# MathJax 4 finds its on-demand extensions relative to its own script
-# ([mathjax]/input/tex/...), but its font under [fonts], a CDN by default:
-# the Makefile copies the font package to _static/mathjax/fonts/.  Long
-# displayed formulas break into lines at the width of their box (a formula
-# that cannot break scrolls inside its box, _static/posenc.css); in-line
-# formulas break at the end of a line of text (MathJax 4's default, kept).
-# Screen readers get hidden MathML beside each formula (as with MathJax 3)
-# instead of MathJax 4's generated speech, which took about 15 s per page.
-mathjax4_config = {
-    "loader": {"paths": {"fonts": "[mathjax]/fonts"}},
-    "output": {"displayOverflow": "linebreak", "linebreaks": {"inline": True, "width": "100%"}},
-    "options": {
-        "menuOptions": {
-            "settings": {
-                "overflow": "Linebreak",
-                "enrich": False,
-                "speech": False,
-                "braille": False,
-                "assistiveMml": True,
-            }
-        }
-    },
-}
+# --- Math, typeset when the site is built (no math JavaScript, no CDN) -------
+# posenc_docs.typeset runs MathJax 4 (npm, node) over every formula and
+# writes its CHTML and hidden MathML into the pages; the stylesheet and the
+# font files (copied by the Makefile) are served by the site.  A displayed
+# formula is typeset for a 46em text column, and again broken for a phone's
+# 20em column when it needs breaking there; in-line formulas break at the
+# end of a line of text.  A formula that cannot break scrolls inside its
+# box (_static/posenc.css).  MathJax in a browser scales formulas so that
+# their x-height matches the text's; the scale here does the same for
+# furo's sans-serif (Arial and Helvetica metrics: x-height 0.519 em) against
+# the math font's (New Computer Modern: 0.442 em).
+html_math_renderer = "posenc_typeset"
+posenc_math_wide_em = 46.0
+posenc_math_narrow_em = 20.0
+posenc_math_scale = 1.17
 
 # --- Theme -------------------------------------------------------------------
 html_theme = "furo"

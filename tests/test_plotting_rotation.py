@@ -102,3 +102,17 @@ def test_shift_hands_fits_a_phone():
 def test_shift_hands_refuses_bad_input(arguments, error, message):
     with pytest.raises(error, match=message):
         shift_hands(**arguments)
+
+
+def test_dials_animation_fits_a_phone_column_and_records_its_smallest_text():
+    """Two dials to a row: narrower than a phone's 358 px text column, so the
+    GIF is shown at its own size and its 9 pt titles stay 9 pt x 90 / 72 px."""
+    from PIL import Image
+
+    gif = dials_animation(8, n_positions=3, n_pairs=4)
+    image = Image.open(io.BytesIO(gif))
+    width, height = image.size
+    assert width <= 358 < 2 * width and height > width
+    assert image.info["comment"] == b"posenc-label-px=11.25"
+    one_row = Image.open(io.BytesIO(dials_animation(8, n_positions=3, n_pairs=4, columns=4)))
+    assert one_row.size[0] > 358 and one_row.size[1] < height

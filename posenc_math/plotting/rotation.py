@@ -208,7 +208,8 @@ def dials_animation(
     n_pairs: int = 4,
     base: float = 10000.0,
     interval_ms: int = 250,
-    dpi: int = 72,
+    dpi: int = 90,
+    columns: int = 2,
 ) -> bytes:
     """The hands of the first ``n_pairs`` sine/cosine dials turning, as a GIF.
 
@@ -229,14 +230,20 @@ def dials_animation(
         The frequency base.
     interval_ms : int, default 250
         Time per frame.
-    dpi : int, default 72
+    dpi : int, default 90
         Resolution of the frames.
+    columns : int, default 2
+        Dials side by side; more go on further rows.  Two dials to a row
+        keep the GIF narrower than a phone's text column (342 px at the
+        defaults), so it is shown at its own size, labels included.
 
     Returns
     -------
     bytes
         The GIF file, looping forever; the same arguments give the same
-        bytes.
+        bytes.  Its comment says how large its smallest text is, in the
+        image's pixels: ``posenc-label-px=N`` (font size in points x dpi
+        / 72; the site's tests read it).
 
     Examples
     --------
@@ -248,6 +255,7 @@ def dials_animation(
     """
     import matplotlib.pyplot as plt
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
     from PIL import Image
 
     dim = check_int("dim", dim, minimum=2)
@@ -256,11 +264,17 @@ def dials_animation(
         raise ValueError(f"n_pairs must be at most dim // 2 = {dim // 2}, got {n_pairs}")
     n_positions = check_int("n_positions", n_positions, minimum=2)
     interval_ms = check_int("interval_ms", interval_ms, minimum=20)
+    columns = min(check_int("columns", columns, minimum=1), n_pairs)
+    rows = -(-n_pairs // columns)
     table = sinusoidal(n_positions, dim, base=base)
-    figure, axes_list = plt.subplots(1, n_pairs, figsize=(1.9 * n_pairs, 2.3), layout="constrained", squeeze=False)
+    figure, axes_grid = plt.subplots(
+        rows, columns, figsize=(1.9 * columns, 2.1 * rows + 0.3), layout="constrained", squeeze=False
+    )
+    for spare in axes_grid.flat[n_pairs:]:
+        spare.set_visible(False)
     circle = np.linspace(0.0, 2 * np.pi, 121)
     hands, trails = [], []
-    for pair, axes in enumerate(axes_list[0]):
+    for pair, axes in enumerate(axes_grid.flat[:n_pairs]):
         dial_face(axes, f"pair {pair}", circle=circle, limit=1.15, linewidth=0.8)
         (trail,) = axes.plot([], [], color="C0", alpha=0.45, linestyle="none", marker="o", markersize=2.5)
         (hand,) = axes.plot([], [], color="C3", linewidth=2.2, marker="o", markevery=[1], markersize=4)
@@ -292,6 +306,17 @@ def dials_animation(
             frames.append(Image.fromarray(np.asarray(canvas.buffer_rgba())).convert("RGB"))
     finally:
         plt.close(figure)
+    smallest = min(
+        float(text.get_fontsize()) for text in figure.findobj(Text) if text.get_visible() and text.get_text()
+    )
     gif = io.BytesIO()
-    frames[0].save(gif, format="GIF", save_all=True, append_images=frames[1:], duration=interval_ms, loop=0)
+    frames[0].save(
+        gif,
+        format="GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=interval_ms,
+        loop=0,
+        comment=f"posenc-label-px={smallest * dpi / 72:.2f}".encode("ascii"),
+    )
     return gif.getvalue()

@@ -573,13 +573,19 @@ def dependency_graph_svg(
 ) -> str:
     """The ``uses`` graph drawn as an SVG (matplotlib): layers by depth, arrows to what is used.
 
-    Boxes are coloured by scope when ``scopes`` is given and link to their
-    theorem when ``pages`` is given.
+    Drawn to fit a phone: each connected group of theorems is laid out on
+    its own, one below the other, left to right by depth; ids are broken
+    at their hyphens into lines of at most 11 characters, so a column is
+    about an inch wide and three columns fit a 358 px text column at their
+    own size (9 pt text, 12 CSS px).  Boxes are coloured by scope when
+    ``scopes`` is given and link to their theorem when ``pages`` is given.
+    Theorems that use none and that none uses are drawn too, when given;
+    the site's index lists them beside the graph instead.
 
     Examples
     --------
     >>> svg = dependency_graph_svg({"angle-addition": [], "shift-block": ["angle-addition"]})
-    >>> svg.startswith("<svg") and "shift-block" in svg
+    >>> svg.startswith("<svg") and "shift-" in svg and "block" in svg
     True
     """
     import io
@@ -590,29 +596,110 @@ def dependency_graph_svg(
     import matplotlib.patches
     import matplotlib.pyplot as plt
 
-    depth = _layers(graph)
-    layers = _ordered_layers(graph, depth)
-    row: dict[str, float] = {}
-    for level in sorted(layers):
-        previous = -1.0
-        for node in layers[level]:
-            heights = [row[u] for u in graph[node] if u in row]
-            wanted = sum(heights) / len(heights) if heights else previous + 1
-            row[node] = max(wanted, previous + 1)
-            previous = row[node]
-    height = max(row.values(), default=0) + 1
+    def wrapped(node: str, width: int = 11) -> str:
+        lines: list[str] = []
+        for part in node.split("-"):
+            if lines and len(lines[-1]) + 1 + len(part) <= width:
+                lines[-1] += "-" + part
+            else:
+                if lines:
+                    lines[-1] += "-"
+                lines.append(part)
+        return "\n".join(lines)
+
+    # connected groups, in the order of their first theorem
+    neighbours: dict[str, set[str]] = {node: set() for node in graph}
+    for node, used in graph.items():
+        for target in used:
+            if target in graph:
+                neighbours[node].add(target)
+                neighbours[target].add(node)
+    groups: list[list[str]] = []
+    seen: set[str] = set()
+    for start in graph:
+        if start in seen:
+            continue
+        group, stack = [], [start]
+        seen.add(start)
+        while stack:
+            node = stack.pop()
+            group.append(node)
+            for other in sorted(neighbours[node] - seen):
+                seen.add(other)
+                stack.append(other)
+        groups.append([node for node in graph if node in set(group)])
+
+    def settle(layer: list[str], neighbours: dict[str, list[str]], row: dict[str, float]) -> None:
+        """Rows of one layer (reordered in place): each node at the mean row of its neighbours
+        already placed, one row apart at least, shifted back towards where they wanted to be."""
+        wanted, previous_row = [], -1.0
+        for node in layer:
+            near = [row[other] for other in neighbours[node] if other in row]
+            wanted.append(sum(near) / len(near) if near else previous_row + 1)
+            previous_row = wanted[-1]
+        order = sorted(range(len(wanted)), key=lambda index: wanted[index])
+        settled: list[float] = []
+        for index in order:
+            settled.append(max(wanted[index], settled[-1] + 1) if settled else wanted[index])
+        shift = sum(wanted[index] - value for index, value in zip(order, settled, strict=True)) / len(order)
+        layer[:] = [layer[index] for index in order]
+        for position, value in enumerate(settled):
+            row[layer[position]] = value + shift
+
+    # Each group: layers by depth; an arrow that skips layers passes through a
+    # free place in each layer it crosses (a "waypoint"), so no arrow runs
+    # through a box; rows ordered by barycentres (_ordered_layers).
+    place: dict[str, tuple[float, float]] = {}
+    top, columns = 0.0, 1
+    for group in groups:
+        sub = {node: [u for u in graph[node] if u in graph] for node in group}
+        depth = _layers(sub)
+        chained: dict[str, list[str]] = {node: [] for node in group}
+        for node in group:
+            for target in sub[node]:
+                previous = target
+                for level in range(depth[target] + 1, depth[node]):
+                    waypoint = f"\0{node}\0{target}\0{level}"
+                    chained[waypoint] = [previous]
+                    depth[waypoint] = level
+                    previous = waypoint
+                chained[node].append(previous)
+        layers = _ordered_layers(chained, depth)
+        columns = max(columns, len(layers))
+        users: dict[str, list[str]] = {node: [] for node in chained}
+        for node, used in chained.items():
+            for target in used:
+                users[target].append(node)
+
+        row: dict[str, float] = {}
+        widest = max(layers, key=lambda level: (len(layers[level]), -level))
+        for position, node in enumerate(layers[widest]):
+            row[node] = float(position)
+        for level in range(widest - 1, -1, -1):
+            settle(layers[level], users, row)
+        for level in range(widest + 1, len(layers)):
+            settle(layers[level], chained, row)
+        lowest = min(row.values())
+        row = {node: value - lowest for node, value in row.items()}
+        for node in chained:
+            place[node] = (depth[node], top + row[node])
+        top += max(row.values(), default=0) + 1.4
+    height = max(top - 0.4, 1.0)
+    column_step = 1.35  # inches from one column to the next: a box about 0.9 in wide and its arrow
     with plt.rc_context({"svg.hashsalt": "posenc-math", "svg.fonttype": "none", "font.size": 9}):
-        figure, axes = plt.subplots(figsize=(2.6 * max(len(layers), 1), 0.3 * height + 0.6))
+        figure, axes = plt.subplots(figsize=(column_step * (columns - 1) + 1.0, 0.62 * height + 0.3))
         boxes = {}
         for node in graph:
+            x, y = place[node]
             boxes[node] = axes.text(
-                depth[node],
-                row[node],
-                node,
+                x,
+                y,
+                wrapped(node),
                 ha="center",
                 va="center",
+                linespacing=1.1,
                 bbox={
-                    "boxstyle": "round,pad=0.25",
+                    "boxstyle": "round,pad=0.3",
                     "fc": _SCOPE_COLOURS.get((scopes or {}).get(node, ""), "white"),
                     "ec": "0.3",
                     "lw": 0.8,
@@ -621,25 +708,43 @@ def dependency_graph_svg(
             )
         for node, used in graph.items():
             for target in used:
-                if target in boxes:
-                    axes.annotate(
-                        "",
-                        xy=(1, 0.5),
-                        xycoords=boxes[target],
-                        xytext=(0, 0.5),
-                        textcoords=boxes[node],
-                        arrowprops={"arrowstyle": "-|>", "color": "0.45", "shrinkA": 4, "shrinkB": 4, "lw": 0.8},
-                    )
-        axes.set_xlim(-0.6, max(len(layers) - 1, 0) + 0.6)
-        axes.set_ylim(height - 0.5, -0.7)
+                if target not in boxes:
+                    continue
+                waypoints = sorted(
+                    (place[key] for key in place if key.startswith(f"\0{node}\0{target}\0")), reverse=True
+                )
+                if waypoints:  # a line through the free places, the arrow's head on the last stretch
+                    xs = [place[node][0] - 0.3, *(x for x, _ in waypoints)]
+                    ys = [place[node][1], *(y for _, y in waypoints)]
+                    axes.plot(xs, ys, color="0.45", lw=0.8)
+                    tail: tuple[float, float] = waypoints[-1]
+                    tail_coords: object = "data"
+                else:
+                    tail, tail_coords = (0.0, 0.5), boxes[node]
+                axes.annotate(
+                    "",
+                    xy=(1, 0.5),
+                    xycoords=boxes[target],
+                    xytext=tail,
+                    textcoords=tail_coords,  # type: ignore[arg-type]
+                    arrowprops={
+                        "arrowstyle": "-|>",
+                        "color": "0.45",
+                        "shrinkA": 0 if waypoints else 3,
+                        "shrinkB": 3,
+                        "lw": 0.8,
+                    },
+                )
+        axes.set_xlim(-0.45, columns - 1 + 0.45)
+        axes.set_ylim(height - 0.5, -0.6)
         axes.axis("off")
         if scopes:
             handles = [
                 matplotlib.patches.Patch(facecolor=colour, edgecolor="0.3", label=scope)
                 for scope, colour in _SCOPE_COLOURS.items()
-                if scope in scopes.values()
+                if scope in {scopes.get(node) for node in graph}
             ]
-            axes.legend(handles=handles, loc="lower right", frameon=False, title="scope")
+            figure.legend(handles=handles, loc="outside lower center", ncols=len(handles), frameon=False, title="scope")
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
         plt.close(figure)

@@ -9,10 +9,14 @@ theorems) are built twice into byte-identical HTML and images:
 - from outputs made beforehand by nbclient, the executor ``jupyter nbconvert
   --execute`` uses, and stored in the cache, so MyST-NB only renders them.
 
-The site adds nothing to the kernels (no setup lines, no stream rewriting),
-so Jupyter, ``jupyter nbconvert`` and the downloadable notebooks run the same
-code the same way; the one thing that made two runs differ, a printed line
-split where the kernel's flush timer fell, is kept out by the pages
+The site adds one thing to the kernels: ``posenc_docs.figures`` names
+``tools/posenc_docs/kernel_startup.py`` in ``PYTHONSTARTUP``, which makes
+each figure display with a second rendering for phones; the nbclient run
+gets the same startup file, and both builds use the extension, so the phone
+renderings are compared too.  Nothing else (no setup lines, no stream
+rewriting): the code runs as in Jupyter, ``jupyter nbconvert`` and the
+downloadable notebooks.  The one thing that made two runs differ, a printed
+line split where the kernel's flush timer fell, is kept out by the pages
 themselves (:func:`test_each_code_cell_prints_once_in_one_piece`).
 """
 
@@ -33,7 +37,7 @@ PAGES = ("learned", "alibi")
 CONF = f"""
 import sys
 sys.path.insert(0, {str(ROOT / "tools")!r})
-extensions = ["myst_nb", "sphinx_proof", "posenc_docs.theorem_pages"]
+extensions = ["myst_nb", "sphinx_proof", "posenc_docs.theorem_pages", "posenc_docs.figures"]
 nb_execution_mode = "cache"
 nb_execution_raise_on_error = True
 nb_merge_streams = True
@@ -77,6 +81,23 @@ def sphinx_build(source: Path, out: Path) -> subprocess.CompletedProcess:
 
 def run_with_nbclient(source: Path, cache: Path, **client_options) -> None:
     """Execute the pages with nbclient and put the results where MyST-NB looks for them."""
+    import os
+
+    startup = os.environ.get("PYTHONSTARTUP")
+    os.environ["PYTHONSTARTUP"] = str(ROOT / "tools" / "posenc_docs" / "kernel_startup.py")  # as the site's kernels
+    try:
+        _execute(source, cache, **client_options)
+        from posenc_docs import figures
+
+        figures.stamp_cache(cache)  # filled by the same kernel code MyST-NB's kernels run
+    finally:
+        if startup is None:
+            os.environ.pop("PYTHONSTARTUP", None)
+        else:
+            os.environ["PYTHONSTARTUP"] = startup
+
+
+def _execute(source: Path, cache: Path, **client_options) -> None:
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
     from myst_nb.core.read import myst_nb_reader_plugin

@@ -218,23 +218,35 @@ def serve(directory: Path):
 
 
 @contextlib.contextmanager
-def browser(chromium: str):
-    """A Chromium context with a fresh, throw-away profile."""
+def browsers(chromium: str, *javascript: bool):
+    """One Chromium context per entry of ``javascript`` (scripts on or off),
+    each with a fresh, throw-away profile, under one Playwright instance."""
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory(prefix="posenc-chromium-") as profile, sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            profile,
-            executable_path=chromium,
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 900},
-            service_workers="block",
-        )
-        try:
-            yield context
-        finally:
-            context.close()
+    with contextlib.ExitStack() as stack:
+        playwright = stack.enter_context(sync_playwright())
+        contexts = []
+        for enabled in javascript:
+            profile = stack.enter_context(tempfile.TemporaryDirectory(prefix="posenc-chromium-"))
+            context = playwright.chromium.launch_persistent_context(
+                profile,
+                executable_path=chromium,
+                headless=True,
+                args=CHROMIUM_ARGS,
+                viewport={"width": 1280, "height": 900},
+                service_workers="block",
+                java_script_enabled=enabled,
+            )
+            stack.callback(context.close)
+            contexts.append(context)
+        yield contexts
+
+
+@contextlib.contextmanager
+def browser(chromium: str):
+    """A Chromium context with a fresh, throw-away profile."""
+    with browsers(chromium, True) as (context,):
+        yield context
 
 
 # Runs before any script of the page: note when MathJax has typeset the page
@@ -299,6 +311,7 @@ async () => {
   return result.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
+    summary: v.nodes.length ? v.nodes[0].failureSummary : "",
   }));
 }
 """
@@ -375,3 +388,70 @@ def visit(context, url: str, *, axe_path: Path | None = None, timeout_ms: int = 
     finally:
         page.close()
     return record
+
+
+# Runs before any script of the page: the time (ms since navigation) at which
+# the page's math is shown in its own fonts.  With MathJax in the page, that
+# is when MathJax has typeset it and the fonts it asked for have arrived; with
+# math written into the HTML at build time, when the page has loaded, been
+# laid out, and the fonts its math uses have arrived.
+_MATH_SHOWN_SCRIPT = """
+(() => {
+  const shown = () => document.fonts.ready.then(() => { window.__posencMathShownAt = performance.now(); });
+  const poll = setInterval(() => {
+    const startup = window.MathJax && window.MathJax.startup;
+    if (!startup || !startup.promise) return;
+    clearInterval(poll);
+    startup.promise.then(shown, (error) => { window.__posencMathShownAt = -1; });
+  }, 2);
+  window.addEventListener("load", () => {
+    if (window.MathJax) return;  // MathJax's promise above decides
+    clearInterval(poll);
+    requestAnimationFrame(() => requestAnimationFrame(shown));
+  });
+})();
+"""
+
+
+def time_math_shown(
+    context, url: str, *, width: int, cpu_slowdown: float = 1.0, timeout_ms: int = 120000
+) -> dict[str, float]:
+    """Load ``url`` in a new tab ``width`` px wide, the CPU slowed ``cpu_slowdown``
+    times (Chrome DevTools' ``Emulation.setCPUThrottlingRate``), and return
+    ``{"math": ms, "load": ms}``: when the math was shown (see
+    ``_MATH_SHOWN_SCRIPT``) and when the ``load`` event ended, both from the
+    start of navigation.  Requests that would leave 127.0.0.1 are aborted.
+    """
+    page = context.new_page()
+    try:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.route("**/*", lambda r: r.continue_() if is_local(r.request.url) else r.abort("blockedbyclient"))
+        if cpu_slowdown != 1.0:
+            page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": cpu_slowdown})
+        page.add_init_script(_MATH_SHOWN_SCRIPT)
+        page.goto(url, wait_until="load", timeout=timeout_ms)
+        page.wait_for_function("() => window.__posencMathShownAt !== undefined", timeout=timeout_ms)
+        shown, load = page.evaluate(
+            "() => [window.__posencMathShownAt, performance.getEntriesByType('navigation')[0].loadEventEnd]"
+        )
+        if shown < 0:
+            raise RuntimeError(f"MathJax failed on {url}")
+        return {"math": shown, "load": load}
+    finally:
+        page.close()
+
+
+def time_load(context, url: str, *, width: int, cpu_slowdown: float = 1.0, timeout_ms: int = 120000) -> float:
+    """Milliseconds from the start of navigation to the end of the ``load``
+    event of ``url`` (in a context with or without JavaScript: the reading
+    is done by Playwright, not by the page's scripts)."""
+    page = context.new_page()
+    try:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.route("**/*", lambda r: r.continue_() if is_local(r.request.url) else r.abort("blockedbyclient"))
+        if cpu_slowdown != 1.0:
+            page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": cpu_slowdown})
+        page.goto(url, wait_until="load", timeout=timeout_ms)
+        return page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
+    finally:
+        page.close()

@@ -9,13 +9,16 @@ measured after MathJax has typeset it and its fonts have arrived:
 - at 390 px at most one displayed equation in ten needs scrolling (inside
   its own box), and no in-line formula runs past the right edge of the text;
 - every element id is unique on its page;
-- every figure image is a link to its own image file, and following the
-  link (what a tap does) opens the image.
+- every figure image is a link to its own (wide) image file (what a tap
+  does with it: tests/site/test_figures.py);
+- at 1280 px, "On this page" (furo's page contents) is shown beside the
+  text on every page that has one, also after scrolling half-way down;
+- at 390 px every table either fits its column or says that it scrolls (a
+  visible line above it, and shadows on the edges that hide columns), and
+  start-here's comparison of schemes fits (one card per scheme).
 """
 
 from __future__ import annotations
-
-from urllib.parse import urljoin
 
 import pytest
 
@@ -68,8 +71,38 @@ async () => {
     return {src: img.currentSrc || img.src, href: link ? link.href : null,
             fullSize: Boolean(link && link.classList.contains("full-size-image"))};
   });
+  // "On this page": furo's contents column, where the page has sections
+  const tocLinks = document.querySelectorAll(".toc-drawer .toc-tree a").length;
+  const tocBox = (selector) => {
+    const el = document.querySelector(selector);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width,
+            shown: style.visibility !== "hidden" && style.display !== "none" && r.width > 0};
+  };
+  const toc = {links: tocLinks, drawer: tocBox(".toc-drawer"), title: tocBox(".toc-title"),
+               articleRight: article.getBoundingClientRect().right};
+  const tables = [...article.querySelectorAll(".table-wrapper")].map((wrapper) => {
+    const hint = getComputedStyle(wrapper, "::before");
+    const table = wrapper.querySelector("table");
+    return {
+      classes: table ? table.className : "",
+      columns: table && table.rows.length ? Math.max(...[...table.rows].map((row) => row.cells.length)) : 0,
+      fits: wrapper.scrollWidth <= wrapper.clientWidth + 1,
+      marked: wrapper.hasAttribute("data-scrolls"),
+      hint: hint.content !== "none" && hint.display !== "none" ? hint.content : null,
+      shadows: (getComputedStyle(wrapper).backgroundImage.match(/radial-gradient/g) || []).length,
+      text: (table ? table.textContent : "").trim().replace(/\\s+/g, " ").slice(0, 50),
+    };
+  });
+  window.scrollTo(0, root.scrollHeight / 2);
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  toc.titleScrolled = tocBox(".toc-title");
+  toc.scrolledBy = window.scrollY;
+  window.scrollTo(0, 0);
   return {
-    scrollWidth: root.scrollWidth, viewport: root.clientWidth,
+    scrollWidth: root.scrollWidth, viewport: root.clientWidth, viewportHeight: window.innerHeight, toc, tables,
     displays: displays.length, wideDisplays, inlinePast, duplicateIds, images,
   };
 }
@@ -151,32 +184,82 @@ def test_every_figure_links_to_its_image(layouts):
     assert any(m["images"] for m in layouts[1280].values()), "no page has a figure to check"
 
 
-def test_a_tap_on_a_figure_opens_the_image(layouts, site_url, browser_context):
-    """On a phone-sized screen, follow the first figure link of every page
-    with figures, as a tap does, and check the browser shows that image."""
-    problems = {}
-    tab = browser_context.new_page()
-    tab.set_viewport_size({"width": 390, "height": 900})
-    try:
-        for page, m in layouts[390].items():
-            if not m["images"]:
-                continue
-            tab.goto(site_url + page, wait_until="load")
-            link = tab.locator("article a.full-size-image").first
-            link.scroll_into_view_if_needed()
-            href = urljoin(tab.url, link.get_attribute("href"))
-            with tab.expect_navigation() as navigation:
-                link.click()
-            response = navigation.value
-            # what the browser shows, also when it served the image from its cache (no response headers)
-            kind = tab.evaluate("() => document.contentType")
-            if tab.url != href or (response is not None and not response.ok) or not kind.startswith("image/"):
-                problems[page] = f"opened {tab.url} ({kind}), expected the image {href}"
-                continue
-            shown = tab.evaluate("() => { const img = document.querySelector('img, svg'); return Boolean(img); }")
-            if not shown:
-                problems[page] = f"{href} opened but shows no image"
-    finally:
-        tab.close()
-    assert not problems, "figure taps that do not open the image:\n" + report(problems)
-    assert any(m["images"] for m in layouts[390].values()), "no page has a figure to tap"
+def toc_problems(m: dict) -> list[str]:
+    """Why "On this page" is not usable on a page measured by ``_MEASURE_SCRIPT`` (none: it is)."""
+    toc = m["toc"]
+    if toc["links"] < 2:
+        return []  # furo shows no contents for a page without sections
+    drawer, title, scrolled = toc["drawer"], toc["title"], toc["titleScrolled"]
+    problems = []
+    if not (drawer and drawer["shown"] and drawer["width"] >= 150):
+        problems.append(f"contents column not shown: {drawer}")
+    elif drawer["left"] < toc["articleRight"] - 1 or drawer["right"] > m["viewport"] + 1:
+        problems.append(
+            f"contents column at {drawer['left']:.0f}-{drawer['right']:.0f} px, text ends at "
+            f"{toc['articleRight']:.0f} px, viewport {m['viewport']} px"
+        )
+    if not (title and title["shown"] and title["top"] >= 0 and title["bottom"] <= m["viewportHeight"]):
+        problems.append(f"'On this page' not in view: {title}")
+    if toc["scrolledBy"] > 0 and not (scrolled and scrolled["top"] >= 0 and scrolled["bottom"] <= m["viewportHeight"]):
+        problems.append(f"'On this page' scrolled away after {toc['scrolledBy']:.0f} px: {scrolled}")
+    return problems
+
+
+def test_on_this_page_is_shown_at_1280(layouts):
+    problems = {page: toc_problems(m) for page, m in layouts[1280].items()}
+    assert not any(problems.values()), "pages whose contents are hidden at 1280 px:\n" + report(problems)
+    assert any(m["toc"]["links"] >= 2 for m in layouts[1280].values()), "no page has contents to show"
+
+
+def test_toc_problems_fails_on_a_hidden_column():
+    """furo's own layout at 1280 px, as measured before the fix: the column is pushed off the screen."""
+    hidden = {
+        "viewport": 1280,
+        "viewportHeight": 900,
+        "toc": {
+            "links": 9,
+            "articleRight": 1128,
+            "scrolledBy": 9000,
+            "drawer": {"left": 1280, "right": 1520, "top": 0, "bottom": 900, "width": 240, "shown": True},
+            "title": {"left": 1300, "right": 1400, "top": 30, "bottom": 50, "width": 100, "shown": True},
+            "titleScrolled": {"left": 1300, "right": 1400, "top": 30, "bottom": 50, "width": 100, "shown": True},
+        },
+    }
+    assert toc_problems(hidden) and "contents column at 1280-1520" in toc_problems(hidden)[0]
+    drawer = {**hidden["toc"]["drawer"], "left": 1040, "right": 1264}
+    shown = {**hidden, "toc": {**hidden["toc"], "articleRight": 1008, "drawer": drawer}}
+    assert toc_problems(shown) == []
+
+
+def table_problems(tables: list[dict]) -> list[str]:
+    """Tables that neither fit nor show that they scroll (measured by ``_MEASURE_SCRIPT``)."""
+    problems = []
+    for table in tables:
+        if table["fits"]:
+            continue
+        if not (table["marked"] and table["hint"] and "Scroll" in table["hint"] and table["shadows"] >= 2):
+            problems.append(f"{table['columns']} columns wider than the screen, no cue: {table}")
+    return problems
+
+
+def test_wide_tables_fit_or_say_they_scroll_on_a_phone(layouts):
+    problems = {page: table_problems(m["tables"]) for page, m in layouts[390].items()}
+    assert not any(problems.values()), "tables that scroll without a cue at 390 px:\n" + report(problems)
+    assert any(m["tables"] for m in layouts[390].values()), "no page has a table to check"
+    assert any(not t["fits"] for m in layouts[390].values() for t in m["tables"]), (
+        "no table is wider than a phone: the scrolling cue is not exercised"
+    )
+
+
+def test_scheme_table_fits_a_phone(layouts):
+    """start-here's comparison of six columns of sentences: one card per scheme, no scrolling."""
+    tables = [t for t in layouts[390]["start-here.html"]["tables"] if "scheme-table" in t["classes"]]
+    assert len(tables) == 1 and tables[0]["columns"] == 6, tables
+    assert tables[0]["fits"], f"the scheme table scrolls at 390 px: {tables[0]}"
+
+
+def test_table_problems_fails_without_a_cue():
+    wide = {"fits": False, "marked": False, "hint": None, "shadows": 2, "columns": 6, "classes": "", "text": "x"}
+    assert table_problems([wide])
+    assert not table_problems([{**wide, "marked": True, "hint": '"Scroll sideways for more columns"'}])
+    assert not table_problems([{**wide, "fits": True}])

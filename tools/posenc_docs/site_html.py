@@ -87,6 +87,17 @@ class AccessibleHTMLTranslator(HTML5Translator):
                     break
         super().visit_table(node)
 
+    def visit_entry(self, node: nodes.entry) -> None:
+        """A table cell labelled by :mod:`posenc_docs.tables` carries its
+        column's header as ``data-label`` (shown beside the cell when a
+        narrow screen stacks the table's rows into cards)."""
+        super().visit_entry(node)
+        label = node.get("posenc_label")
+        if label is not None:
+            self.body[-1] = re.sub(
+                r"^<(td|th)(?=[\s>])", lambda tag: f'<{tag.group(1)} data-label="{self.attval(label)}"', self.body[-1]
+            )
+
     def visit_citation(self, node: nodes.citation) -> None:
         super().visit_citation(node)
         self.body[-1] = self.body[-1].replace('role="doc-biblioentry"', 'role="listitem"')

@@ -25,9 +25,12 @@ from docutils.statemachine import StringList
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-__all__ = ["setup"]
+__all__ = ["GENERATED_CLASS", "setup", "standalone_myst"]
 
 logger = logging.getLogger(__name__)
+
+#: Class of text written from the theorem registry (tests/site/numberlint.py reads its numbers as computed).
+GENERATED_CLASS = "posenc-generated"
 
 #: Marks, in the environment, a page that shows the theorem index.
 _INDEX = "(index)"
@@ -170,26 +173,60 @@ class TheoremIndexDirective(SphinxDirective):
             _report(self, result)
         _shown(self.env).setdefault(self.env.docname, set()).add(_INDEX)
         graph = theorems.dependencies()
+        linked = {node for node, used in graph.items() if used} | {used for uses in graph.values() for used in uses}
+        connected = {node: [used for used in uses if used in linked] for node, uses in graph.items() if node in linked}
         pages = {theorem_id: theorems.page_of(theorem_id) for theorem_id in graph}
         scopes = {result.id: result.scope for result in results}
-        svg = render.dependency_graph_svg(graph, pages, scopes)
-        figure = nodes.raw(
-            "",
-            '<figure class="posenc-dependency-graph" id="theorem-dependency-graph">'
-            f'<div role="img" aria-label="{_GRAPH_ALT}">{svg}</div>'
-            f"<figcaption>{_GRAPH_CAPTION}</figcaption></figure>",
-            format="html",
-        )
-        return [*_parse(self, render.index_myst(theorems.all_theorems(), results)), figure]
+        table = nodes.container(classes=[GENERATED_CLASS])  # from the registry: computed, for the number lint
+        table += _parse(self, render.index_myst(theorems.all_theorems(), results))
+        parts: list[nodes.Node] = [table]
+        if connected:
+            svg = render.dependency_graph_svg(connected, pages, scopes)
+            parts.append(
+                nodes.raw(
+                    "",
+                    '<figure class="posenc-dependency-graph" id="theorem-dependency-graph">'
+                    f'<div role="img" aria-label="{_GRAPH_ALT}">{svg}</div>'
+                    f"<figcaption>{_GRAPH_CAPTION}</figcaption></figure>",
+                    format="html",
+                )
+            )
+        alone = [node for node in graph if node not in linked]
+        if alone:
+            parts += _parse(self, standalone_myst(alone, pages))
+        return parts
+
+
+def standalone_myst(alone: list[str], pages: dict[str, str]) -> str:
+    """The theorems that use none and that none uses, as MyST: one line per page, in order.
+
+    Examples
+    --------
+    >>> print(standalone_myst(["a", "b", "c"], {"a": "p", "b": "q", "c": "p"}))
+    The theorems that use no other and that no other uses, by page:
+    <BLANKLINE>
+    - {doc}`p`: {prf:ref}`a <thm-a>`, {prf:ref}`c <thm-c>`
+    - {doc}`q`: {prf:ref}`b <thm-b>`
+    <BLANKLINE>
+    """
+    from posenc_math.theorems.render import label
+
+    by_page: dict[str, list[str]] = {}
+    for node in alone:
+        by_page.setdefault(pages[node], []).append(node)
+    lines = ["The theorems that use no other and that no other uses, by page:", ""]
+    for page, ids in by_page.items():
+        lines.append(f"- {{doc}}`{page}`: " + ", ".join(f"{{prf:ref}}`{i} <{label(i)}>`" for i in ids))
+    return "\n".join(lines) + "\n"
 
 
 _GRAPH_ALT = (
-    "The dependency graph of the theorems: each theorem is a box, coloured by its scope, with an arrow to every "
-    "theorem it uses; theorems that use nothing are in the leftmost column."
+    "The dependency graph of the theorems that use another or are used: each theorem is a box, coloured by its "
+    "scope, with an arrow to every theorem it uses; theorems that use nothing are in the leftmost column."
 )
 _GRAPH_CAPTION = (
     "Which theorem uses which (an arrow points to the theorem used), built from the registry when this page "
-    "was built. Each box links to the theorem."
+    "was built. Each box links to the theorem; the theorems that stand alone are listed below."
 )
 
 

@@ -1,0 +1,95 @@
+"""posenc_docs.measurements: the performance page's tables come from make bench's record."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+RECORD = {
+    "rounds": 3,
+    "cpu_slowdown": 4.0,
+    "date": "2026-11-26",
+    "cores": 2,
+    "load_average": [1.5, 1.2, 1.0],
+    "pages": {
+        "rope.html": {"desktop_ms": 412, "phone_ms": 1733, "nojs_phone_ms": 1210, "ratio": 1.43},
+        "index.html": {"desktop_ms": 120, "phone_ms": 480, "nojs_phone_ms": 470, "ratio": 1.02},
+    },
+}
+
+
+def build(make_app, tmp_path, record: dict | None):
+    source = tmp_path / "src"
+    (source / "data").mkdir(parents=True)
+    (source / "conf.py").write_text("extensions = ['myst_nb', 'posenc_docs.measurements']\n")
+    (source / "index.md").write_text("# Speed\n\n```{posenc-page-timings} data/pages.json\n```\n")
+    if record is not None:
+        (source / "data" / "pages.json").write_text(json.dumps(record))
+    warnings = io.StringIO()
+    app = make_app("html", srcdir=source, builddir=tmp_path / "build", warning=warnings)
+    app.build()
+    return app.outdir, warnings.getvalue()
+
+
+def test_the_table_is_read_from_the_record(make_app, tmp_path):
+    out, warnings = build(make_app, tmp_path, RECORD)
+    html = (out / "index.html").read_text()
+    assert "bench record" not in warnings and "posenc" not in warnings  # (other tests' registrations may warn)
+    table = html[html.index('class="posenc-measured') :]
+    for value in ("412", "1733", "1210", "1.4", "480", "2026-11-26"):
+        assert f">{value}<" in table or value in table
+    assert table.index("index.html") < table.index("rope.html")  # pages in order
+
+
+def test_a_missing_record_is_a_build_error(make_app, tmp_path):
+    _, warnings = build(make_app, tmp_path, None)
+    assert "cannot read the bench record 'data/pages.json'" in warnings
+
+
+@pytest.mark.parametrize("key", ["pages", "rounds"])
+def test_an_incomplete_record_fails(key):
+    from posenc_docs.measurements import page_timings_myst
+
+    with pytest.raises(KeyError):
+        page_timings_myst({k: v for k, v in RECORD.items() if k != key})
+
+
+BUILD_RECORD = {
+    "rounds": 3,
+    "date": "2026-11-26",
+    "cores": 2,
+    "load_average": [0.4, 0.9, 1.1],
+    "pages": 33,
+    "notebooks": 21,
+    "site_mb": 48.3,
+    "bars": {"clean": 90.0, "noop": 5.0, "one_page": 15.0},
+    "wall_s": {"clean": [81.5, 84.2, 96.0], "noop": [4.1, 4.3, 4.2], "one_page": [11.0, 12.5, 11.8]},
+    "cpu_s": {"clean": [95.1, 96.3, 97.0], "noop": [3.8, 3.9, 3.9], "one_page": [10.2, 10.4, 10.1]},
+}
+
+
+def test_the_build_table_is_read_from_the_record(make_app, tmp_path):
+    source = tmp_path / "src"
+    (source / "data").mkdir(parents=True)
+    (source / "conf.py").write_text("extensions = ['myst_nb', 'posenc_docs.measurements']\n")
+    (source / "index.md").write_text("# Builds\n\n```{posenc-build-timings} data/build.json\n```\n")
+    (source / "data" / "build.json").write_text(json.dumps(BUILD_RECORD))
+    app = make_app("html", srcdir=source, builddir=tmp_path / "build", warning=io.StringIO())
+    app.build()
+    table = (app.outdir / "index.html").read_text()
+    table = table[table.index('class="posenc-measured') :]
+    for value in ("81.5, 84.2, 96.0", ">84.2<", ">4.2<", ">11.8<", "95.1, 96.3, 97.0", "33 pages", "21 are notebooks"):
+        assert value in table, value
+    assert "(over)" not in table  # the medians meet the bars
+
+
+def test_a_median_over_its_bar_is_marked():
+    from posenc_docs.measurements import build_timings_myst
+
+    slow = {**BUILD_RECORD, "wall_s": {**BUILD_RECORD["wall_s"], "noop": [5.5, 6.0, 4.0]}}
+    rows = build_timings_myst(slow).splitlines()
+    assert [row for row in rows if "(over)" in row] == [row for row in rows if row.startswith("| no-op")]
+    with pytest.raises(KeyError):
+        build_timings_myst({k: v for k, v in BUILD_RECORD.items() if k != "cpu_s"})

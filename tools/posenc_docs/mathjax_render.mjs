@@ -1,0 +1,75 @@
+// posenc-math: formulas typeset once, when the site is built (posenc_docs.math).
+//
+// node mathjax_render.mjs NODE_MODULES FONT_URL WIDE_EM NARROW_EM SCALE
+//
+// Reads one JSON request per line on stdin and answers one JSON line on
+// stdout, in order:
+//   {"tex": "...", "display": true}  ->  {"html": "...", "narrow": "..." | null, "errors": [...]}
+//   {"stylesheet": true}             ->  {"css": "..."}
+// "html" is MathJax 4's CHTML output (with hidden MathML for screen readers)
+// for a text column WIDE_EM wide; a displayed formula that MathJax has to
+// break into lines at NARROW_EM (a phone's column) also gets "narrow", the
+// formula broken for that width.  "errors" lists TeX errors (MathJax then
+// shows the error in place of the formula).  The stylesheet covers every
+// character of the font (adaptiveCSS off, every font range loaded), so it is
+// the same whichever formulas were typeset; its fonts are fetched from
+// FONT_URL, relative to the stylesheet.
+import {createInterface} from 'node:readline';
+import path from 'node:path';
+
+const [nodeModules, fontURL, wideEm, narrowEm, scale] = process.argv.slice(2);
+const EM = 16; // px; MathJax lays out in em, this only converts the widths
+const {default: MathJax} = await import(path.resolve(nodeModules, 'mathjax', 'node-main.mjs'));
+
+await MathJax.init({
+  loader: {load: ['input/tex', 'output/chtml', 'adaptors/liteDOM', 'a11y/assistive-mml']},
+  tex: {packages: {'[+]': ['ams']}},
+  chtml: {
+    fontURL,
+    adaptiveCSS: false,
+    displayOverflow: 'linebreak',
+    linebreaks: {inline: true, width: '100%'},
+  },
+  options: {enableAssistiveMml: true},
+  startup: {typeset: false},
+});
+const adaptor = MathJax.startup.adaptor;
+const font = MathJax.startup.document.outputJax.font;
+// Every range of the font, so the stylesheet names all of it; one after the
+// other (loadDynamicFiles loads them at once, and the order they arrive in
+// would order the stylesheet's rules differently from build to build).
+const ranges = [font.constructor.dynamicFiles];
+for (const extension of font.constructor.dynamicExtensions.values()) ranges.push(extension.files);
+for (const files of ranges) {
+  for (const name of Object.keys(files)) await font.loadDynamicFile(files[name]);
+}
+
+// data-latex repeats the TeX of every sub-expression on every element;
+// nothing on the page reads it (no MathJax menu), so it goes.
+const trim = (html) => html.replace(/(<[^<>]*?) data-latex="[^"]*"/g, '$1');
+
+function typeset(tex, display, widthEm) {
+  const node = MathJax.tex2chtml(tex, {display, em: EM, ex: EM / 2, containerWidth: widthEm * EM, scale: Number(scale)});
+  const errors = adaptor.tags(node, 'mjx-merror').map((error) => adaptor.getAttribute(error, 'data-mjx-error') || adaptor.textContent(error));
+  return {html: trim(adaptor.outerHTML(node)), errors, broken: adaptor.tags(node, 'mjx-linebox').length > 1};
+}
+
+const lines = createInterface({input: process.stdin, crlfDelay: Infinity});
+for await (const line of lines) {
+  if (!line.trim()) continue;
+  const request = JSON.parse(line);
+  let answer;
+  if (request.stylesheet) {
+    answer = {css: adaptor.textContent(MathJax.chtmlStylesheet())};
+  } else {
+    const wide = typeset(request.tex, request.display, Number(wideEm));
+    let narrow = null;
+    if (request.display) {
+      const phone = typeset(request.tex, true, Number(narrowEm));
+      if (phone.broken && phone.html !== wide.html) narrow = phone.html;
+    }
+    answer = {html: wide.html, narrow, errors: wide.errors};
+  }
+  process.stdout.write(JSON.stringify(answer) + '\n');
+}
+process.exit(0); // MathJax's loader keeps timers alive
