@@ -453,12 +453,12 @@ def _offsets() -> np.ndarray:
     return np.arange(-numeric.DEBERTA_V2_REACH, numeric.DEBERTA_V2_REACH + 1, dtype=np.int64)
 
 
-def _rows(buckets_of_offsets: np.ndarray, config) -> np.ndarray:
+def _rows(buckets_of_offsets: np.ndarray, config: tuple[int, int]) -> np.ndarray:
     """The table row a bucket reads: clip(bucket + B, 0, 2B - 1)."""
     return np.clip(buckets_of_offsets + config[0], 0, 2 * config[0] - 1)
 
 
-def _regions(config) -> dict:
+def _regions(config: tuple[int, int]) -> dict[str, int | None]:
     return encodings.deberta_bucket_regions(*config)
 
 
@@ -496,7 +496,7 @@ def _deberta_enumeration() -> dict[str, bool]:
     return found
 
 
-def _first_shared(config) -> int:
+def _first_shared(config: tuple[int, int]) -> int:
     """The smallest d > 0 whose bucket is its predecessor's."""
     offsets = np.arange(0, 4 * config[1] + 1)
     got = numeric.log_buckets(offsets, config)

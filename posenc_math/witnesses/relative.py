@@ -186,19 +186,19 @@ def deberta_relative() -> float:
 # --------------------------------------------------------------------------
 # DeBERTa-v2 and v3: logarithmic buckets
 #: (position_buckets, max_relative_positions): the published setting (DeBERTa-v2, DeBERTaV3) first.
-DEBERTA_V2 = (256, 512)
+DEBERTA_V2: tuple[int, int] = (256, 512)
 DEBERTA_V2_CONFIGS = (DEBERTA_V2, (128, 512), (64, 256), (512, 1024))
 #: Every offset |d| <= this is enumerated.
 DEBERTA_V2_REACH = 2**20
 
 
-def log_buckets(offsets, config):
-    """``deberta_log_bucket`` of ``offsets`` with ``config = (position_buckets, max_relative_positions)``."""
+def log_buckets(offsets: np.ndarray | int, config: tuple[int, int]) -> np.ndarray:
+    """``deberta_log_bucket`` of ``offsets`` with ``config = (position_buckets, max_relative_positions)``, an array."""
     buckets, largest = config
-    return encodings.deberta_log_bucket(offsets, position_buckets=buckets, max_relative_positions=largest)
+    return np.asarray(encodings.deberta_log_bucket(offsets, position_buckets=buckets, max_relative_positions=largest))
 
 
-def exact_log_buckets(distances, config) -> np.ndarray:
+def exact_log_buckets(distances: np.ndarray | list[int], config: tuple[int, int]) -> np.ndarray:
     """make_log_bucket_position for distances >= 0 in exact arithmetic (50-digit logarithms).
 
     With ``mid = B // 2`` and ``L = ln((M - 1) / mid)``: a distance ``<= mid`` is
@@ -212,7 +212,8 @@ def exact_log_buckets(distances, config) -> np.ndarray:
     top = int(distances.max(initial=0))
     with mp_context(50):
         scale = mpmath.log(mpmath.mpf(largest - 1) / mid) / (mid - 1)
-        ends, c = [], 1
+        ends: list[int] = []
+        c = 1
         while not ends or ends[-1] < top:
             end = mid * mpmath.exp(c * scale)
             nearest = mpmath.nint(end)
@@ -223,7 +224,7 @@ def exact_log_buckets(distances, config) -> np.ndarray:
     return np.where(distances <= mid, distances, beyond)
 
 
-def float32_log_bucket(distance: int, config) -> int:
+def float32_log_bucket(distance: int, config: tuple[int, int]) -> int:
     """make_log_bucket_position at one distance > mid, each step at 50 digits rounded to float32 where torch rounds.
 
     ``|d| / mid``, both logarithms (each the float32 nearest the exact one),
