@@ -131,10 +131,11 @@ verify: $(VENV)/.installed
 
 # The library's sections (tools/bench.py), then the site's (tools/bench_site.py):
 # clean, no-op and one-page rebuilds in a temp dir, and $(BUILD)/html in Chromium.
-# Both always run; the status is 1 if either missed a bar.
+# Both always run; the status is 1 if either missed a bar.  Both write what
+# they measured to docs/data/, the records the pages show (commit them).
 bench: $(VENV)/.installed html
-	$(BIN)/python tools/bench.py; library=$$?; \
-	$(BIN)/python tools/bench_site.py && exit $$library
+	$(BIN)/python tools/bench.py --record docs/data; library=$$?; \
+	$(BIN)/python tools/bench_site.py --record docs/data && exit $$library
 
 serve: html
 	@echo "serving $(BUILD)/html on http://127.0.0.1:8000 (Ctrl-C to stop)"

@@ -5,8 +5,8 @@ step of every theorem (or of the ids given, and the theorems they use), that
 the steps establish its conclusions, its numeric witness and its negative
 control.  The table shows each theorem's scope (general, instances,
 computation).  It exits 1 when any theorem fails, 2 on a usage error (an
-unknown id), 0 otherwise.  The checks run in two forked processes by default
-(``--processes``).
+unknown id), 0 otherwise.  The checks run in two processes by default, this
+one and a forked child (``--processes``).
 ``posenc-math check-config CONFIG.json [--json] [--compare DUMP.npz]``
 prints what RoPE each layer of a model's ``config.json`` computes, the
 layers that compute the same thing grouped, and with ``--compare`` checks
@@ -320,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         type=_processes,
         default=_default_processes(),
         metavar="N",
-        help="check in N forked processes (default: 2, or 1 on a one-core machine)",
+        help="check in N processes, this one and N-1 forked (default: 2, or 1 on a one-core machine)",
     )
     verify.set_defaults(run=_verify)
     commands.add_parser("list", help="list the theorem ids and titles").set_defaults(run=_list)

@@ -19,7 +19,10 @@ import numpy as np
 from ._validate import check_int, check_real
 from .encodings.sinusoidal import sinusoidal
 
-__all__ = ["position_readout"]
+__all__ = ["HIDDEN_FACTOR", "position_readout"]
+
+#: The hidden width of each MLP block, in multiples of the stream's width (the transformer's usual 4).
+HIDDEN_FACTOR = 4
 
 
 def _layer_norm(h: np.ndarray) -> np.ndarray:
@@ -58,9 +61,10 @@ def position_readout(
     vectors times ``content_scale`` (new ones for every sequence ``s``) plus
     the sinusoidal table :func:`~posenc_math.sinusoidal` (interleaved,
     base 10000). Block ``l`` is
-    ``f_l(h) = relu(LN(h) W1) W2`` with ``W1`` of shape ``(width, 4 width)``,
-    entries of variance ``1 / width``, and ``W2`` of shape
-    ``(4 width, width)``, entries of variance ``block_scale**2 / (4 width)``;
+    ``f_l(h) = relu(LN(h) W1) W2`` with ``W1`` of shape ``(width, H)``,
+    ``H = HIDDEN_FACTOR * width`` (4 times the width), entries of variance
+    ``1 / width``, and ``W2`` of shape ``(H, width)``, entries of variance
+    ``block_scale**2 / H``;
     LN centres and scales each row (no learned gain). With ``residual`` the
     stream is ``h + f(h)``, else ``f(h)``. After each block a least-squares
     linear map (with intercept) from the stream to ``PE(p)`` is fitted on the
@@ -117,8 +121,9 @@ def position_readout(
     n_train = n_sequences // 2
     scores = [_held_out_r2(stream, table, n_train)]
     for _ in range(n_blocks):
-        w1 = rng.normal(scale=1 / np.sqrt(width), size=(width, 4 * width))
-        w2 = rng.normal(scale=block_scale / np.sqrt(4 * width), size=(4 * width, width))
+        hidden = HIDDEN_FACTOR * width
+        w1 = rng.normal(scale=1 / np.sqrt(width), size=(width, hidden))
+        w2 = rng.normal(scale=block_scale / np.sqrt(hidden), size=(hidden, width))
         update = np.maximum(_layer_norm(stream) @ w1, 0.0) @ w2
         stream = stream + update if residual else update
         scores.append(_held_out_r2(stream, table, n_train))

@@ -83,6 +83,18 @@ def test_described_png_carries_the_description():
     assert shown._repr_png_() == shown.png()
 
 
+def test_a_pyplot_figure_described_is_shown_once():
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots()
+    axes.plot([0, 1], [1, 0])
+    shown = described(figure, "a line going down")
+    # off pyplot's list (a notebook's inline backend would show it again, without its description) ...
+    assert figure.number not in plt.get_fignums()
+    # ... and still drawn whole
+    assert Image.open(io.BytesIO(shown.png())).text["Description"] == "a line going down"
+
+
 def test_bad_input_is_named():
     with pytest.raises(ValueError, match="configs must be a non-empty mapping"):
         layer_wavelengths({})

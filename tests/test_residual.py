@@ -57,3 +57,11 @@ def test_deterministic_for_a_seed():
 def test_bad_input_names_the_argument(kwargs, error, name):
     with pytest.raises(error, match=name):
         position_readout(**kwargs)
+
+
+def test_the_blocks_use_hidden_factor(monkeypatch):
+    """The site states the blocks' hidden width from HIDDEN_FACTOR: changing it must change the result."""
+    assert residual.HIDDEN_FACTOR == 4
+    default = position_readout(n_blocks=2)
+    monkeypatch.setattr(residual, "HIDDEN_FACTOR", 2)
+    assert not np.allclose(position_readout(n_blocks=2)[1:], default[1:])

@@ -10,17 +10,26 @@ Machines here are shared and noisy, so every figure that matters is a
 *ratio* of two timings taken in the same run (best of several repeats),
 never an absolute time checked by a test.  Each section prints its figures and a PASS/FAIL line for
 the bar it is held to; the exit status is 1 if any bar is missed.
+
+``--record DIR`` also writes the sections' figures to ``DIR/bench-library.json``
+(a section run again replaces its own entry, the others stay): with
+``--record docs/data`` the performance page shows them
+(``posenc_docs.measurements``), so no figure on the page is typed by hand.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import functools
+import json
+import os
 import platform
 import random
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -252,28 +261,79 @@ SITE_SECTIONS_NEED = (
 )
 
 
-def run(sections: dict[str, Callable[[], Rows]], names: list[str]) -> bool:
-    """Run the named ``sections`` and print their rows; True if every bar is met."""
+#: The file ``--record DIR`` writes in DIR.
+RECORD_NAME = "bench-library.json"
+
+
+def run(sections: dict[str, Callable[[], Rows]], names: list[str], record: Path | None = None) -> bool:
+    """Run the named ``sections`` and print their rows; True if every bar is met.
+
+    With ``record`` (a directory), each section's rows also go to its
+    :data:`RECORD_NAME`, as :func:`section_record` makes them.
+    """
     failed = False
     for name in names:
         print(f"\n[{name}]", flush=True)
-        for label, value, met in sections[name]():
+        rows = sections[name]()
+        for label, value, met in rows:
             verdict = "" if met is None else ("  PASS" if met else "  FAIL")
             failed |= met is False
             print(f"{label:<64} {value:>12}{verdict}", flush=True)
+        if record is not None:
+            write_record(record / RECORD_NAME, name, section_record(sections[name], rows))
     return not failed
+
+
+def section_record(function: Callable[[], Rows], rows: Rows) -> dict:
+    """What ``--record`` keeps of one section's run: what it measures, where and when, and its rows.
+
+    Examples
+    --------
+    >>> entry = section_record(bench_accuracy, [("max error near 1e5 (< 1e-14)", "4.0e-16", True)])
+    >>> entry["description"], entry["rows"]
+    ('Table entries at large positions against 40-digit mpmath (bar 1e-14 up to 2**31).', \
+[{'figure': 'max error near 1e5 (< 1e-14)', 'value': '4.0e-16', 'met': True}])
+    >>> sorted(entry)
+    ['command', 'cores', 'date', 'description', 'load_average', 'machine', 'numpy', 'python', 'rows']
+    """
+    name = next(key for key, value in SECTIONS.items() if value is function)
+    return {
+        "command": f"python tools/bench.py {name}",
+        "description": " ".join((function.__doc__ or "").split("\n\n")[0].split()),
+        "date": datetime.date.today().isoformat(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "cores": os.cpu_count(),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "rows": [{"figure": label, "value": value, "met": met} for label, value, met in rows],
+    }
+
+
+def write_record(path: Path, name: str, entry: dict) -> None:
+    """Put section ``name``'s ``entry`` into the JSON record at ``path`` (created if absent), keeping the others."""
+    record = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    record[name] = entry
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python tools/bench.py``: the library sections; exit status 1 if a bar is missed."""
     parser = argparse.ArgumentParser(prog="python tools/bench.py", description=(__doc__ or "").split("\n")[0])
     parser.add_argument("sections", nargs="*", help=f"sections to run (default: all of {', '.join(SECTIONS)})")
+    parser.add_argument(
+        "--record",
+        type=Path,
+        metavar="DIR",
+        help=f"also write the figures to DIR/{RECORD_NAME} (the performance page reads docs/data)",
+    )
     args = parser.parse_args(argv)
     unknown = [name for name in args.sections if name not in SECTIONS]
     if unknown:
         parser.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
     print(f"posenc-math bench on {platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}")
-    passed = run(SECTIONS, args.sections or list(SECTIONS))
+    passed = run(SECTIONS, args.sections or list(SECTIONS), args.record)
     print(f"\n{SITE_SECTIONS_NEED}")
     return 0 if passed else 1
 

@@ -278,13 +278,15 @@ def _labels(positions) -> tuple[str, ...]:
 
 
 def _low_precision_cache(config: dict) -> Reproduction:
-    # gpt-neox issue 1003's reproducer: a 32-wide head, base 10000, 2048 positions, float16
-    inv_freq32 = (1.0 / (np.float32(10000.0) ** (np.arange(0, 32, 2, dtype=np.float32) / np.float32(32)))).astype(
-        np.float32
-    )
-    positions = np.arange(2048)
-    angle32 = np.float32(1857) * inv_freq32[1]
-    angle16 = np.float16(np.float16(1857) * np.float16(inv_freq32[1]))
+    # gpt-neox issue 1003's reproducer: a 32-wide head, base 10000, 2048 positions, float16;
+    # the angle it quotes is pair 1's at position 1857
+    head_dim, base, n_positions, position, pair = 32, 10000.0, 2048, 1857, 1
+    inv_freq32 = (
+        1.0 / (np.float32(base) ** (np.arange(0, head_dim, 2, dtype=np.float32) / np.float32(head_dim)))
+    ).astype(np.float32)
+    positions = np.arange(n_positions)
+    angle32 = np.float32(position) * inv_freq32[pair]
+    angle16 = np.float16(np.float16(position) * np.float16(inv_freq32[pair]))
     cos16, _ = cos_sin_in_dtype(positions, inv_freq32, "float16")
     cos32 = np.cos((positions.astype(np.float32)[:, None] * inv_freq32[None, :]).astype(np.float32))
     layer = rope_from_config(config)
@@ -300,6 +302,11 @@ def _low_precision_cache(config: dict) -> Reproduction:
         _labels(where),
         error,
         {
+            "thread head_dim": head_dim,
+            "thread base": base,
+            "thread positions": n_positions,
+            "thread position": position,
+            "thread pair": pair,
             "thread angle float32": float(angle32),
             "thread angle float16": float(angle16),
             "thread worst cos difference": float(np.abs(cos16 - cos32).max()),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -239,6 +240,9 @@ def described(figure: Figure, description: str) -> DescribedFigure:
         What the figure shows, in words (Latin-1 text: PNG text chunks hold
         no other characters).
 
+    A figure made with pyplot is closed there (taken off pyplot's list of
+    open figures, still drawable), so a notebook shows it once: described.
+
     Returns
     -------
     DescribedFigure
@@ -263,4 +267,8 @@ def described(figure: Figure, description: str) -> DescribedFigure:
             f"description must be Latin-1 text (a PNG text chunk holds no other characters); "
             f"{description[error.start : error.end]!r} at {error.start} is not"
         ) from None
+    if "matplotlib.pyplot" in sys.modules:
+        # a figure made with pyplot would be shown a second time, undescribed, by a notebook's inline
+        # backend at the end of the cell; closing it there leaves the Figure whole for the PNG
+        sys.modules["matplotlib.pyplot"].close(figure)
     return DescribedFigure(figure, description)

@@ -169,21 +169,19 @@ def _verify_id(theorem_id: str, witness_values: Mapping[str, float | str] | None
 def _verify_in_processes(
     theorem_ids: list[str], processes: int, witness_values: Mapping[str, float | str] | None = None
 ) -> list[Result]:
-    """Verify in ``processes`` forked workers, one theorem per task (the slow ones do not queue).
+    """Verify in ``processes`` processes (this one and forked children, :func:`posenc_math._processes.share`),
+    each taking the next theorem nobody has taken (the slow ones do not queue).
 
-    The workers inherit the imports; each builds the theorems it checks.
+    The children inherit the imports; each builds the theorems it checks.
+    Where this process cannot fork (no ``os.fork``, or other threads run), it
+    checks them all itself.
     """
-    import multiprocessing
+    from .. import _processes
 
-    try:
-        context = multiprocessing.get_context("fork")
-    except ValueError:  # no fork on this platform: one process
-        return _verify_ids(theorem_ids, witness_values)
     # The later pages' theorems (RoPE, context extension) are the slowest to
-    # check: handing them out first keeps the workers' last tasks short.
-    with context.Pool(processes) as pool:
-        task = functools.partial(_verify_id, witness_values=witness_values)
-        return pool.map(task, theorem_ids[::-1], chunksize=1)[::-1]
+    # check: handing them out first keeps the last tasks short.
+    task = functools.partial(_verify_id, witness_values=witness_values)
+    return _processes.share(task, theorem_ids[::-1], processes)[::-1]
 
 
 def verify(
@@ -197,11 +195,12 @@ def verify(
 
     The theorems they use are verified too; a theorem that uses one that
     fails is reported failed.  Unknown ids raise ``KeyError`` before
-    anything is checked.  ``processes > 1`` checks in that many forked
-    worker processes (same results, sooner).  ``remember=True`` keeps the
-    results (of the theorems used, too) for :func:`verify_one` in this
-    process: the site build checks every theorem once, in parallel, before
-    its pages show them.  ``witness_values`` (theorem id -> largest error, as
+    anything is checked.  ``processes > 1`` checks in that many processes,
+    this one and forked children (same results, sooner; all here where this
+    process cannot fork: no ``os.fork``, or other threads run).
+    ``remember=True`` keeps the results (of the theorems used, too) for
+    :func:`verify_one` in this process: the site build checks every theorem
+    once, in parallel, before its pages show them.  ``witness_values`` (theorem id -> largest error, as
     :func:`posenc_math.witnesses.compute` gives them) are used instead of
     computing those witnesses again (see :func:`verify_theorem`).
 

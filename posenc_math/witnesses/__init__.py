@@ -24,10 +24,9 @@ True
 from __future__ import annotations
 
 import importlib
-import json
-import os
-import threading
 from collections.abc import Callable, Iterable
+
+from .. import _processes
 
 __all__ = ["MODULES", "WITNESSES", "Background", "compute", "start", "witness"]
 
@@ -93,47 +92,35 @@ class Background:
     """Every witness, computed in a forked process; :meth:`values` collects them.
 
     Made by :func:`start`.  When the process cannot give its values (it
-    died, or wrote something that is not its answer), :meth:`values`
-    returns ``{}``, and each theorem's check computes its witness itself.
+    died, raised, wrote something that is not its answer, or took longer
+    than :data:`DEADLINE`), :meth:`values` returns ``{}``, and each
+    theorem's check computes its witness itself.
     """
 
-    def __init__(self, pid: int, read_fd: int):
-        self._pid, self._read_fd = pid, read_fd
+    def __init__(self, child: _processes.Child):
+        self._child = child
         self._values: dict[str, float | str] | None = None
 
     def values(self) -> dict[str, float | str]:
         """Wait for the process and return its values (``{}`` when it failed)."""
         if self._values is None:
-            with os.fdopen(self._read_fd, "rb") as answer:
-                data = answer.read()
-            _, status = os.waitpid(self._pid, 0)
-            try:
-                values = json.loads(data) if status == 0 else {}
-            except ValueError:
-                values = {}
+            outcome = self._child.result()
+            values = outcome.value if outcome.ok else {}
             self._values = values if isinstance(values, dict) else {}
         return self._values
+
+
+#: Wall seconds the background process may take before it is stopped (its witnesses are then computed in the
+#: main process): far more than they take (a fraction of a second here), a bound on what can go wrong.
+DEADLINE = 600.0
 
 
 def start() -> Background | None:
     """Fork a process that computes every witness; ``None`` where ``fork`` does not exist or other threads run.
 
     Call it before importing SymPy: the witnesses need only numpy, mpmath
-    and the library, so they run while the caller imports.
+    and the library, so they run while the caller imports.  The process is
+    made by :func:`posenc_math._processes.fork`, the library's one way to fork.
     """
-    if not hasattr(os, "fork") or threading.active_count() > 1:
-        return None  # a fork of a process with other threads may inherit a lock one of them holds
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: compute, answer, and leave by os._exit (no exit handlers, no buffered output)
-        status = 1
-        try:
-            os.close(read_fd)
-            data = json.dumps(compute()).encode()
-            with os.fdopen(write_fd, "wb") as answer:
-                answer.write(data)
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write_fd)
-    return Background(pid, read_fd)
+    child = _processes.fork(compute, deadline=DEADLINE)
+    return None if child is None else Background(child)

@@ -93,3 +93,48 @@ def test_a_median_over_its_bar_is_marked():
     assert [row for row in rows if "(over)" in row] == [row for row in rows if row.startswith("| no-op")]
     with pytest.raises(KeyError):
         build_timings_myst({k: v for k, v in BUILD_RECORD.items() if k != "cpu_s"})
+
+
+LIBRARY_RECORD = {
+    "tables": {
+        "command": "python tools/bench.py tables",
+        "description": "The 8192 x 1024 table against the seed formula and a plain fill.",
+        "date": "2026-11-26",
+        "machine": "x86_64",
+        "python": "3.11.2",
+        "numpy": "2.4.0",
+        "cores": 2,
+        "load_average": [2.5, 2.0, 1.5],
+        "rows": [
+            {"figure": "np.full 8192x1024 (ms)", "value": "21.07", "met": None},
+            {"figure": "  speed-up over seed formula (>= 8)", "value": "13.9x", "met": True},
+            {"figure": "  max |table - mpmath 40 digits| (< 1e-12)", "value": "7.77e-16", "met": False},
+        ],
+    }
+}
+
+
+def build_section(make_app, tmp_path, section: str):
+    source = tmp_path / "src"
+    (source / "data").mkdir(parents=True)
+    (source / "conf.py").write_text("extensions = ['myst_nb', 'posenc_docs.measurements']\n")
+    directive = f"```{{posenc-bench-section}} data/lib.json\n:section: {section}\n```\n"
+    (source / "index.md").write_text(f"# Speed\n\n{directive}")
+    (source / "data" / "lib.json").write_text(json.dumps(LIBRARY_RECORD))
+    warnings = io.StringIO()
+    app = make_app("html", srcdir=source, builddir=tmp_path / "build", warning=warnings)
+    app.build()
+    return (app.outdir / "index.html").read_text(), warnings.getvalue()
+
+
+def test_a_library_section_is_read_from_the_record(make_app, tmp_path):
+    html, _ = build_section(make_app, tmp_path, "tables")
+    table = html[html.index('class="posenc-measured') :]
+    for value in ("8192 x 1024 table", ">13.9x<", ">7.77e-16<", "missed", "tools/bench.py", "2026-11-26"):
+        assert value in table, value
+    assert "max |table - mpmath 40 digits|" in table  # escaped for the table, shown as measured
+
+
+def test_a_section_the_record_lacks_is_a_build_error(make_app, tmp_path):
+    _, warnings = build_section(make_app, tmp_path, "memory")
+    assert "no section 'memory' in the record (it has: tables)" in warnings

@@ -7,7 +7,10 @@ slowed 4 times, against the same page loaded with JavaScript off, medians of
 the recorded loads.  The numbers come from the file, so the page cannot
 drift from the measurement.  ``{posenc-build-timings} data/site-build.json``
 shows the ``site`` section's record the same way: the clean, no-op and
-one-page builds, every round.  The tables carry the class
+one-page builds, every round.  ``{posenc-bench-section} data/bench-library.json``
+with ``:section: NAME`` shows one section of ``python tools/bench.py NAME
+--record docs/data``: what it measures, its figures with their bars, and
+where and when they were taken.  The tables carry the class
 ``posenc-measured``, which the number lint (``tests/site/numberlint.py``)
 reads as computed.  The page is read again when the file changes.
 
@@ -18,14 +21,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-__all__ = ["BUILD_STEPS", "MEASURED_CLASS", "build_timings_myst", "page_timings_myst", "setup"]
+__all__ = ["BUILD_STEPS", "MEASURED_CLASS", "bench_section_myst", "build_timings_myst", "page_timings_myst", "setup"]
 
 #: Class of the containers this extension writes (the number lint skips them).
 MEASURED_CLASS = "posenc-measured"
@@ -123,6 +126,53 @@ def build_timings_myst(record: dict) -> str:
     return "\n".join(lines)
 
 
+def _myst_text(text: str) -> str:
+    """``text`` with the characters MyST would read as markup escaped (``2**31``, ``|x|`` in a table cell)."""
+    for char in "\\*_|`[]<":
+        text = text.replace(char, "\\" + char)
+    return text
+
+
+def bench_section_myst(record: dict, section: str) -> str:
+    """One section of ``tools/bench.py``'s record (``--record``) as a paragraph, a MyST table and a note.
+
+    Examples
+    --------
+    >>> record = {"accuracy": {"command": "python tools/bench.py accuracy", "description": "Entries near 2**31.",
+    ...     "date": "2026-11-26", "machine": "x86_64", "python": "3.11.2", "numpy": "2.4.0", "cores": 2,
+    ...     "load_average": [1.0, 2.0, 3.0], "rows": [{"figure": "max |error| near 2**31 (< 1e-14)",
+    ...     "value": "4.1e-16", "met": True}, {"figure": "time (s)", "value": "0.5", "met": None}]}}
+    >>> print(bench_section_myst(record, "accuracy"))  # doctest: +NORMALIZE_WHITESPACE
+    Entries near 2\\*\\*31.
+    <BLANKLINE>
+    | figure | value | bar |
+    | --- | ---: | --- |
+    | max \\|error\\| near 2\\*\\*31 (\\< 1e-14) | 4.1e-16 | met |
+    | time (s) | 0.5 |  |
+    <BLANKLINE>
+    `python tools/bench.py accuracy` on 2026-11-26: x86_64, Python 3.11.2, numpy 2.4.0, 2 cores, load average
+    1.0 / 2.0 / 3.0.
+    >>> bench_section_myst(record, "tables")
+    Traceback (most recent call last):
+    ...
+    KeyError: "no section 'tables' in the record (it has: accuracy)"
+    """
+    if section not in record:
+        raise KeyError(f"no section {section!r} in the record (it has: {', '.join(sorted(record))})")
+    entry = record[section]
+    verdicts = {True: "met", False: "**missed**", None: ""}
+    lines = [_myst_text(entry["description"]), "", "| figure | value | bar |", "| --- | ---: | --- |"]
+    for row in entry["rows"]:
+        lines.append(f"| {_myst_text(row['figure'].strip())} | {_myst_text(row['value'])} | {verdicts[row['met']]} |")
+    load = " / ".join(f"{x:.1f}" for x in entry["load_average"])
+    lines += [
+        "",
+        f"`{entry['command']}` on {entry['date']}: {entry['machine']}, Python {entry['python']}, "
+        f"numpy {entry['numpy']}, {entry['cores']} cores, load average {load}.",
+    ]
+    return "\n".join(lines)
+
+
 def _meets(measured: dict, bars: dict) -> bool:
     return all(measured[key] <= bar for key, bar in bars.items())
 
@@ -139,7 +189,7 @@ class _RecordDirective(SphinxDirective):
         self.env.note_dependency(relative)
         try:
             record = json.loads(Path(absolute).read_text(encoding="utf-8"))
-            text = type(self).render(record)
+            text = self.render(record)
         except (OSError, ValueError, KeyError) as error:
             raise self.error(f"cannot read the bench record {self.arguments[0]!r}: {error!r}") from error
         container = nodes.container(classes=[MEASURED_CLASS])
@@ -159,8 +209,22 @@ class BuildTimingsDirective(_RecordDirective):
     render = staticmethod(build_timings_myst)
 
 
+class BenchSectionDirective(_RecordDirective):
+    """``{posenc-bench-section} PATH`` with ``:section: NAME``: one section of a ``tools/bench.py`` record."""
+
+    option_spec: ClassVar[dict[str, Any]] = {"section": str}
+
+    def run(self) -> list[nodes.Node]:
+        if "section" not in self.options:
+            raise self.error("posenc-bench-section needs :section: (a section of tools/bench.py)")
+        section = self.options["section"]
+        self.render = lambda record: bench_section_myst(record, section)
+        return super().run()
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the directive."""
+    """Register the directives."""
     app.add_directive("posenc-page-timings", PageTimingsDirective)
+    app.add_directive("posenc-bench-section", BenchSectionDirective)
     app.add_directive("posenc-build-timings", BuildTimingsDirective)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+_ZERO = Fraction(0)
+
 __all__ = ["Field", "exponent", "monomial_mul", "padd", "pmul_term", "pneg", "pscale"]
 
 
@@ -38,14 +40,18 @@ class Field:
         self.degree = len(coefficients) - 1
         # zeta**D = -(c_{D-1} zeta**(D-1) + ... + c_0), the cyclotomic polynomial being monic
         self._top = [-Fraction(c) for c in reversed(coefficients[1:])]
-        self.zero = (Fraction(0),) * self.degree
+        self.zero = (_ZERO,) * self.degree
+        self._tail = (_ZERO,) * (self.degree - 1)  # the coordinates of a rational after the first
+        self._small = {n: (Fraction(n), *self._tail) for n in range(-8, 9)}
         self.one = self.rational(1)
         self._powers = [self._reduce([Fraction(0)] * k + [Fraction(1)]) for k in range(order)]
         self.i = self._powers[order // 4]
         self._inverses: dict = {}
 
     def rational(self, value) -> tuple:
-        return (Fraction(value),) + (Fraction(0),) * (self.degree - 1)
+        if type(value) is int and -8 <= value <= 8:
+            return self._small[value]
+        return (value if type(value) is Fraction else Fraction(value), *self._tail)
 
     def zeta(self, power: int) -> tuple:
         return self._powers[power % self.order]
@@ -62,14 +68,21 @@ class Field:
         return tuple(values[: self.degree])
 
     def add(self, a: tuple, b: tuple) -> tuple:
-        return tuple(x + y for x, y in zip(a, b, strict=True))
+        # a zero coordinate adds nothing: only the nonzero pairs are added (Fraction arithmetic is slow)
+        return tuple([(x + y if x else y) if y else x for x, y in zip(a, b, strict=True)])
 
     def neg(self, a: tuple) -> tuple:
-        return tuple(-x for x in a)
+        return tuple([-x if x else x for x in a])
 
     def mul(self, a: tuple, b: tuple) -> tuple:
         if not any(a[1:]) and not any(b[1:]):
             return (a[0] * b[0], *a[1:])
+        if not any(a[1:]):  # a rational times b: coordinate by coordinate
+            x = a[0]
+            return tuple([x * y if y else y for y in b])
+        if not any(b[1:]):
+            y = b[0]
+            return tuple([x * y if x else x for x in a])
         product = [Fraction(0)] * (2 * self.degree - 1)
         for m, x in enumerate(a):
             if x:
@@ -97,6 +110,8 @@ class Field:
         return total
 
     def is_real(self, a: tuple) -> bool:
+        if not any(a[1:]):  # a rational
+            return True
         return self.conjugate(a) == a
 
     def inverse(self, a: tuple) -> tuple:

@@ -54,37 +54,25 @@ def _alarm(seconds: float):
 
 
 def _in_forked_process(func: Callable[[], Any], seconds: float, timed_out: Any, died: Any) -> Any:
-    import multiprocessing
-    import pickle
-
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
+    """``bounded`` in a forked child, whose main thread is this thread (so its ``SIGPROF`` timer works), with a
+    wall deadline on the child besides (it may hang on a lock another thread held at the fork)."""
+    from ... import _processes
 
     def child():
         _state.active = False
-        try:
-            payload = pickle.dumps((bounded(func, seconds, timed_out, died),))
-        except BaseException as error:
-            payload = pickle.dumps(RuntimeError(f"{type(error).__name__}: {error}"))
-        sender.send_bytes(payload)
+        return bounded(func, seconds, timed_out, died)
 
-    process = context.Process(target=child, daemon=True)
-    process.start()
-    sender.close()
-    try:
-        if not receiver.poll(60 + 20 * seconds):
-            return timed_out
-        result = pickle.loads(receiver.recv_bytes())
-    except EOFError:
+    forked = _processes.fork(child, deadline=60 + 20 * seconds, while_threads_run=True)
+    if forked is None:  # no process to be had
         return died
-    finally:
-        if process.is_alive():
-            process.kill()
-        process.join()
-        receiver.close()
-    if isinstance(result, Exception):
-        raise result
-    return result[0]
+    outcome = forked.result()
+    if outcome.status == "timed out":
+        return timed_out
+    if outcome.status == "died":
+        return died
+    if outcome.status == "raised":
+        raise RuntimeError(outcome.error)
+    return outcome.value
 
 
 def bounded(func: Callable[[], Any], seconds: float | None, timed_out: Any, died: Any = None) -> Any:

@@ -120,6 +120,22 @@ class Domain:
 
 def declared_domain(symbol) -> Domain:
     """The domain the author declared for ``symbol`` (``Refused`` for assumptions the kernel does not read)."""
+    known = _DOMAINS.get(id(symbol))
+    if known is not None and known[0] is symbol:
+        return known[1]
+    domain = _declared_domain(symbol)
+    if len(_DOMAINS) > 10_000:
+        _DOMAINS.clear()
+    _DOMAINS[id(symbol)] = (symbol, domain)  # the symbol kept alive, so its id is not reused
+    return domain
+
+
+#: Domains read so far, by the symbol object itself (not by equality: SymPy counts symbols equal whose declared
+#: assumptions differ, e.g. ``positive=True`` and ``positive=True, real=True``); a symbol never changes.
+_DOMAINS: dict = {}
+
+
+def _declared_domain(symbol) -> Domain:
     declared = {k: v for k, v in getattr(symbol, "_assumptions_orig", {}).items() if v is not None}
     unknown = set(declared) - _KNOWN
     if unknown or declared.get("commutative", True) is False or declared.get("finite", True) is False:
@@ -183,7 +199,14 @@ def field_for(*expressions) -> Field:
                     wider = math.lcm(order, 8 if prime == 2 else 4 * prime)
                     if prime <= _SQRT_PRIMES and _small_field(wider):
                         order = wider
-    return Field(order)
+    field_ = _FIELDS.get(order)
+    if field_ is None:
+        field_ = _FIELDS[order] = Field(order)
+    return field_
+
+
+#: One :class:`Field` per order, made once (its arithmetic holds no state but a table of checked inverses).
+_FIELDS: dict[int, Field] = {}
 
 
 def _small_field(order: int) -> bool:
@@ -631,7 +654,21 @@ class Translator:
                 if all(self.gens[g].nonzero or self.gen_sign(g, depth) in ("pos", "neg", "nonzero") for g, _ in mono)
                 else None
             )
-        negative, weak = q < 0, False
+        key = (mono, depth, self.facts_version, len(self.facts))
+        memo = self.__dict__.setdefault("_monomial_signs", {})
+        if key not in memo:
+            memo[key] = self._monomial_sign(mono, depth)
+        shape = memo[key]
+        if shape is None:
+            return None
+        flips, weak = shape
+        negative = (q < 0) != flips
+        return ("nonpos" if weak else "neg") if negative else ("nonneg" if weak else "pos")
+
+    def _monomial_sign(self, mono: tuple, depth: int) -> tuple[bool, bool] | None:
+        """Whether the monomial's factors flip the sign of its coefficient, and whether the product may be 0
+        (``(flips, weak)``); None when a factor's sign is not known."""
+        flips, weak = False, False
         for g, e in mono:
             gen = self.gens[g]
             sign = self.gen_sign(g, depth)
@@ -641,14 +678,14 @@ class Translator:
             if sign == "pos":
                 continue
             if sign == "neg" and isinstance(e, int):
-                negative = not negative
+                flips = not flips
             elif sign == "nonneg" and (not isinstance(e, int) or e > 0):
                 weak = True
             elif sign == "nonpos" and isinstance(e, int) and e > 0:
-                negative, weak = not negative, True
+                flips, weak = not flips, True
             else:
                 return None
-        return ("nonpos" if weak else "neg") if negative else ("nonneg" if weak else "pos")
+        return flips, weak
 
     #: Bumped whenever the hypotheses change: the signs remembered are for one set of hypotheses.
     facts_version = 0
@@ -657,24 +694,26 @@ class Translator:
         """``"pos"``, ``"nonneg"``, ``"neg"``, ``"nonpos"``, ``"nonzero"``, ``"zero"`` or None (not shown)."""
         if not p:
             return "zero"
+        found = self._signs_of_terms(p, depth)
+        if found in ("pos", "neg") or depth > 1 or not self.facts or not self.real_poly(p):
+            return found  # the hypotheses are about real quantities: none decides the sign of a complex one
+        # the search through the hypotheses is the costly part: remembered for these hypotheses
         key = (tuple(sorted(p.items())), depth, self.facts_version, len(self.facts))
         memo = self.__dict__.setdefault("_signs", {})
         if key not in memo:
-            memo[key] = self._poly_sign(p, depth)
+            memo[key] = _stronger(found, self._sign_from_facts(p, depth))
         return memo[key]
 
-    def _poly_sign(self, p: dict, depth: int) -> str | None:
+    def _signs_of_terms(self, p: dict, depth: int) -> str | None:
+        """The sign of ``p`` from the signs of its terms alone (the rules of signs for a sum)."""
         signs = [self._term_sign(mono, c, depth) for mono, c in p.items()]
-        found = None
         if all(s in ("pos", "nonneg") for s in signs):
-            found = "pos" if "pos" in signs else "nonneg"
-        elif all(s in ("neg", "nonpos") for s in signs):
-            found = "neg" if "neg" in signs else "nonpos"
-        elif len(signs) == 1 and signs[0] == "nonzero":
-            found = "nonzero"
-        if found in ("pos", "neg") or depth > 1 or not self.facts or not self.real_poly(p):
-            return found  # the hypotheses are about real quantities: none decides the sign of a complex one
-        return _stronger(found, self._sign_from_facts(p, depth))
+            return "pos" if "pos" in signs else "nonneg"
+        if all(s in ("neg", "nonpos") for s in signs):
+            return "neg" if "neg" in signs else "nonpos"
+        if len(signs) == 1 and signs[0] == "nonzero":
+            return "nonzero"
+        return None
 
     def _sign_from_facts(self, p: dict, depth: int) -> str | None:
         """A sign of ``p`` from one hypothesis ``f``: ``p - lam f`` (or ``p + lam f``) of known sign, ``lam > 0``

@@ -103,10 +103,15 @@ def _pi(a: Fraction, b: Fraction):
     return PiValue(a, b) if b else a
 
 
+# A value's kind is tested by its exact type (``type(v) is Fraction``): ``isinstance`` against ``Fraction``, an
+# abstract base class, is slow for the interval pairs, and every value here is made by this module.
+
+
 def _c(v):
-    if isinstance(v, Fraction):
+    kind = type(v)
+    if kind is Fraction:
         return (_iv(v), ZERO)
-    if isinstance(v, PiValue):
+    if kind is PiValue:
         return (_iv(v.a) + _iv(v.b) * iv.pi, ZERO)
     return v
 
@@ -132,32 +137,41 @@ def _real(v):
 
 
 def add(a, b):
-    if isinstance(a, Fraction) and isinstance(b, Fraction):
+    ta, tb = type(a), type(b)
+    if ta is Fraction and tb is Fraction:
         return a + b
-    if isinstance(a, EXACT) and isinstance(b, EXACT):
+    if (ta is Fraction or ta is PiValue) and (tb is Fraction or tb is PiValue):
         (p, q), (r, s) = _parts(a), _parts(b)
         return _pi(p + r, q + s)
     (p, q), (r, s) = _c(a), _c(b)
+    if q is ZERO and s is ZERO:  # two real values (0 + 0 is exactly 0)
+        return (p + r, ZERO)
     return (p + r, q + s)
 
 
 def neg(a):
-    if isinstance(a, Fraction):
+    kind = type(a)
+    if kind is Fraction:
         return -a
-    if isinstance(a, PiValue):
+    if kind is PiValue:
         return PiValue(-a.a, -a.b)
-    return (-a[0], -a[1])
+    return (-a[0], ZERO if a[1] is ZERO else -a[1])
 
 
 def mul(a, b):
-    if isinstance(a, Fraction) and isinstance(b, Fraction):
-        return a * b
-    if (isinstance(a, Fraction) and a == 0) or (isinstance(b, Fraction) and b == 0):
-        return Fraction(0)
-    if isinstance(a, Fraction) and isinstance(b, PiValue):
-        return PiValue(a * b.a, a * b.b)
-    if isinstance(b, Fraction) and isinstance(a, PiValue):
-        return PiValue(b * a.a, b * a.b)
+    ta, tb = type(a), type(b)
+    if ta is Fraction:
+        if tb is Fraction:
+            return a * b
+        if a == 0:
+            return Fraction(0)
+        if tb is PiValue:
+            return PiValue(a * b.a, a * b.b)
+    if tb is Fraction:
+        if b == 0:
+            return Fraction(0)
+        if ta is PiValue:
+            return PiValue(b * a.a, b * a.b)
     (p, q), (r, s) = _c(a), _c(b)
     if _is_exact_zero(q) and _is_exact_zero(s):
         return (p * r, ZERO)
@@ -521,14 +535,13 @@ def evaluate(expr, point: Point, env: dict | None = None):
 
 
 def _evaluate(expr, point: Point, env: dict):
+    fast = _BY_TYPE.get(type(expr))
+    if fast is not None:  # the commonest nodes, by their exact type: the same rules as below
+        return fast(expr, point, env)
     if isinstance(expr, (sympy.MatrixBase, MatrixExpr)):
         return _matrix(expr, point, env)
     if isinstance(expr, sympy.Symbol):
-        if expr in env:
-            return env[expr]
-        if expr in point.values:
-            return point.values[expr]
-        raise Undefined(f"no value for {expr}")
+        return _symbol(expr, point, env)
     if isinstance(expr, sympy.Rational):
         return Fraction(int(expr.p), int(expr.q))
     if isinstance(expr, sympy.Float):  # a binary floating-point number is an exact rational
@@ -546,17 +559,11 @@ def _evaluate(expr, point: Point, env: dict):
     if expr is sympy.I:
         return (ZERO, iv.mpf(1))
     if isinstance(expr, sympy.Add):
-        total = Fraction(0)
-        for arg in expr.args:
-            total = add(total, evaluate(arg, point, env))
-        return total
+        return _add_node(expr, point, env)
     if isinstance(expr, sympy.Mul):
-        total = Fraction(1)
-        for arg in expr.args:
-            total = mul(total, evaluate(arg, point, env))
-        return total
+        return _mul_node(expr, point, env)
     if isinstance(expr, sympy.Pow):
-        return power(evaluate(expr.args[0], point, env), evaluate(expr.args[1], point, env))
+        return _pow_node(expr, point, env)
     handler: Any = _FUNCTIONS.get(type(expr))
     if handler is not None:
         return handler(*(evaluate(arg, point, env) for arg in expr.args))
@@ -606,6 +613,43 @@ def _evaluate(expr, point: Point, env: dict):
     if isinstance(expr, AppliedUndef) or (isinstance(expr, sympy.Function) and hasattr(type(expr), "kernel_domain")):
         return _undefined(expr, point, env)
     raise Ambiguous(f"{type(expr).__name__} cannot be evaluated")
+
+
+def _symbol(expr, point: Point, env: dict):
+    if expr in env:
+        return env[expr]
+    if expr in point.values:
+        return point.values[expr]
+    raise Undefined(f"no value for {expr}")
+
+
+def _add_node(expr, point: Point, env: dict):
+    total = Fraction(0)
+    for arg in expr.args:
+        total = add(total, evaluate(arg, point, env))
+    return total
+
+
+def _mul_node(expr, point: Point, env: dict):
+    total = Fraction(1)
+    for arg in expr.args:
+        total = mul(total, evaluate(arg, point, env))
+    return total
+
+
+def _pow_node(expr, point: Point, env: dict):
+    return power(evaluate(expr.args[0], point, env), evaluate(expr.args[1], point, env))
+
+
+def _rational_node(expr, point: Point, env: dict):
+    return Fraction(int(expr.p), int(expr.q))
+
+
+def _function_node(handler):
+    def apply(expr, point: Point, env: dict):
+        return handler(*(evaluate(arg, point, env) for arg in expr.args))
+
+    return apply
 
 
 def _abs(a):
@@ -715,6 +759,29 @@ _FUNCTIONS = {
     sympy.Abs: _abs,
     sympy.floor: floor_,
     sympy.ceiling: lambda a: floor_(a, ceiling=True),
+}
+
+
+#: Exact node type -> its rule in :func:`_evaluate` (each the same as the branch there that the type reaches first:
+#: no earlier branch applies to these types).
+_BY_TYPE: dict = {
+    sympy.Add: _add_node,
+    sympy.Mul: _mul_node,
+    sympy.Pow: _pow_node,
+    sympy.Symbol: _symbol,
+    sympy.Dummy: _symbol,
+    **dict.fromkeys(
+        (
+            sympy.Integer,
+            sympy.Rational,
+            type(sympy.S.Zero),
+            type(sympy.S.One),
+            type(sympy.S.NegativeOne),
+            type(sympy.S.Half),
+        ),
+        _rational_node,
+    ),
+    **{kind: _function_node(handler) for kind, handler in _FUNCTIONS.items()},
 }
 
 
