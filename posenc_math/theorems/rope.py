@@ -416,6 +416,10 @@ AXES_Y_SHIFTED = _axes_rotation(
 )
 
 
+#: The common shift of both position vectors in the non-commuting example, and the change of score it must exceed.
+NON_COMMUTING_SHIFT, NON_COMMUTING_CHANGE = (0.9, -0.6), 0.1
+
+
 def _non_commuting_rotations_see_positions() -> bool:
     """A 3-D block turned about x by the first coordinate, then about y by the second: a common shift of the
     two position vectors changes the score (the rotations do not commute)."""
@@ -427,10 +431,10 @@ def _non_commuting_rotations_see_positions() -> bool:
         return about_y @ about_x @ vector
 
     query, key = np.array([0.3, -1.2, 0.8]), np.array([1.1, 0.4, -0.5])
-    x, y, shift = np.array([0.3, 1.1]), np.array([1.7, 0.2]), np.array([0.9, -0.6])
+    x, y, shift = np.array([0.3, 1.1]), np.array([1.7, 0.2]), np.array(NON_COMMUTING_SHIFT)
     before = turned(query, x) @ turned(key, y)
     after = turned(query, x + shift) @ turned(key, y + shift)
-    return bool(abs(before - after) > 0.1)
+    return bool(abs(before - after) > NON_COMMUTING_CHANGE)
 
 
 @register("multi-axis-relative", page=PAGE)
@@ -483,7 +487,8 @@ def multi_axis_relative() -> Theorem:
     )
     evidence = Fact(
         "two rotations of one 3-D block that do not commute (about the first axis by x_1, then about the second "
-        "by x_2): moving both position vectors by (0.9, -0.6) changes the score by more than 0.1",
+        f"by x_2): moving both position vectors by {NON_COMMUTING_SHIFT} changes the score by more than "
+        f"{NON_COMMUTING_CHANGE}",
         _non_commuting_rotations_see_positions,
         "computed: without the block structure the statement fails",
     )
