@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 
 from .. import _processes
 
-__all__ = ["MODULES", "WITNESSES", "Background", "compute", "start", "witness"]
+__all__ = ["DEADLINE", "MODULES", "WITNESSES", "Background", "compute", "start", "witness"]
 
 #: Theorem id -> its witness (filled as the modules of :data:`MODULES` are imported).
 WITNESSES: dict[str, Callable[[], float]] = {}
@@ -120,7 +120,7 @@ def start() -> Background | None:
 
     Call it before importing SymPy: the witnesses need only numpy, mpmath
     and the library, so they run while the caller imports.  The process is
-    made by :func:`posenc_math._processes.fork`, the library's one way to fork.
+    made by ``posenc_math._processes.fork``, the library's one way to fork.
     """
     child = _processes.fork(compute, deadline=DEADLINE)
     return None if child is None else Background(child)
