@@ -38,6 +38,29 @@ def _value(text):
     return sympy.sympify(text, rational=True)
 
 
+class MissingValue(LookupError):
+    """The point gives no value to an arbitrary function the statement applies."""
+
+
+def function_names(expression) -> set[str]:
+    """The names of the arbitrary functions ``expression`` applies, inside definitions too."""
+    found: set[str] = set()
+    stack = [expression]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, sympy.MatrixBase):
+            stack.extend(node)
+            continue
+        if not isinstance(node, sympy.Basic):
+            continue
+        if isinstance(node, language._Named):
+            stack.append(node.unfolded())
+        if _is_arbitrary_function(node):
+            found.add(type(node).__name__)
+        stack.extend(node.args)
+    return found
+
+
 def _is_arbitrary_function(expression) -> bool:
     """An application of an arbitrary function: the language's (``kernel_domain``) or SymPy's ``Function('f')``."""
     return isinstance(expression, sympy.core.function.AppliedUndef) or (
@@ -128,7 +151,10 @@ class _WriteOut:
                 rows.append([sympy.exp(scores[i, j]) / total for j in range(scores.cols)])
             return sympy.ImmutableMatrix(rows)
         if _is_arbitrary_function(expression) and self.functions:
-            return self.table(type(expression).__name__)(*(self(a).xreplace(self.sizes) for a in expression.args))
+            name = type(expression).__name__
+            if not any(key.startswith(name + "(") for key in self.functions):
+                raise MissingValue(f"the point gives no value to the function {name}")
+            return self.table(name)(*(self(a).xreplace(self.sizes) for a in expression.args))
         args = [self(a) for a in expression.args]
         if isinstance(expression, MatrixElement) and _explicit(args[0]):
             return args[0][_size(args[1], self.sizes), _size(args[2], self.sizes)]

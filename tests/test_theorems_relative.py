@@ -143,3 +143,83 @@ def test_deberta_witness_notices_an_unclipped_index(monkeypatch):
     real = encodings.deberta_relative_index
     monkeypatch.setattr(encodings, "deberta_relative_index", lambda n, k: np.minimum(real(n, k), 2 * k - 2))
     assert get("deberta-relative").witness.compute() >= 1
+
+
+# ---- DeBERTa-v2 and v3: logarithmic buckets ---------------------------------------------
+@pytest.fixture
+def fresh_enumeration():
+    """The enumeration is cached per process: recompute it around a test that breaks the library."""
+    relative._deberta_enumeration.cache_clear()
+    yield
+    relative._deberta_enumeration.cache_clear()
+
+
+def test_deberta_v2_buckets_verifies_as_a_computation():
+    result = verify_theorem(get("deberta-v2-buckets"))
+    assert_verified_on_page(result, "deberta-v2-buckets", "relative", scope="computation")
+    assert "2^20" in result.scope_note
+    theorem = get("deberta-v2-buckets")
+    established = [step.establishes for step in theorem.steps if isinstance(step, Fact) and step.establishes]
+    assert set(map(id, established)) == set(map(id, theorem.conclusions))
+
+
+def test_deberta_v2_statement_uses_the_libraries_regions():
+    regions = encodings.deberta_bucket_regions(256, 512)
+    exact, smaller, _, _, last, first = get("deberta-v2-buckets").conclusions
+    d = exact.over[0]
+    assert exact.assuming == (sympy.LessThan(sympy.Abs(d), regions["exact_up_to"]),)
+    assert sympy.StrictGreaterThan(sympy.Abs(d), regions["exact_up_to"]) in smaller.assuming
+    assert sympy.GreaterThan(d, regions["last_row_from"]) in last.assuming
+    assert sympy.LessThan(d, regions["first_row_from"]) in first.assuming
+    assert (last.rhs, first.rhs) == (511, 0)
+
+
+@pytest.mark.parametrize("beyond", [2**20 + 1, -(2**20) - 1, 2**40])
+def test_deberta_v2_claims_nothing_beyond_what_is_enumerated(beyond):
+    """Every conclusion's hypotheses exclude offsets past 2^20: the facts enumerate no further
+    (the rows' far offsets are spot checks, named in words, not a claim for every d)."""
+    for conclusion in get("deberta-v2-buckets").conclusions:
+        (d,) = conclusion.over
+        assert any(hypothesis.subs(d, beyond) == sympy.false for hypothesis in conclusion.assuming), conclusion
+
+
+def test_deberta_v2_facts_and_witness_notice_key_minus_query(monkeypatch, fresh_enumeration):
+    real = encodings.deberta_log_bucket
+    monkeypatch.setattr(encodings, "deberta_log_bucket", lambda r, **kw: real(-np.asarray(r), **kw))
+    theorem = get("deberta-v2-buckets")
+    monotone = next(step for step in theorem.steps if isinstance(step, Fact) and "bucket(d + 1)" in step.claim)
+    assert not monotone.decide().proved
+    assert theorem.witness.compute() > 0
+    assert verify_theorem(theorem).status == "failed"
+
+
+def test_deberta_v2_witness_notices_one_wrong_bucket_the_facts_allow(monkeypatch, fresh_enumeration):
+    """In each setting a bucket one too high at the last offset of its bucket, on both sides: still odd,
+    monotone, exact near zero and clipped where stated (every fact holds), but not the formula's: only the
+    witness can tell."""
+    real = encodings.deberta_log_bucket
+
+    def last_of_a_bucket(**kw):
+        offsets = np.arange(5000, 7000)
+        buckets = real(offsets, **kw)
+        return int(offsets[:-1][buckets[1:] > buckets[:-1]][0])  # bucket(d + 1) = bucket(d) + 1
+
+    def off_by_one(r, **kw):
+        r = np.asarray(r)
+        return real(r, **kw) + np.sign(r) * (np.abs(r) == last_of_a_bucket(**kw))
+
+    monkeypatch.setattr(encodings, "deberta_log_bucket", off_by_one)
+    theorem = get("deberta-v2-buckets")
+    assert all(step.decide().proved for step in theorem.steps)
+    assert theorem.witness.compute() == 2 * len(relative.numeric.DEBERTA_V2_CONFIGS)
+    assert verify_theorem(theorem).status == "failed"
+
+
+def test_deberta_v2_control_names_two_offsets_that_share_a_bucket():
+    result = verify_theorem(get("deberta-v2-buckets"))
+    point = result.control_counterexample
+    assert (point["position_buckets"], point["max_relative_positions"]) == (256, 512)
+    d = point["d"]
+    assert d <= 256 and point["bucket(d)"] == point["bucket(d - 1)"]
+    assert encodings.deberta_log_bucket(d) == encodings.deberta_log_bucket(d - 1) == point["bucket(d)"]
+    assert d == encodings.deberta_bucket_regions(256, 512)["exact_up_to"] + 1

@@ -11,7 +11,12 @@ from posenc_math import encodings
 from posenc_math.theorems import Chain, Fact, Termwise, get, kernel, page_of, rope, verify_theorem
 from posenc_math.theorems.language import Largest
 
-SCOPES = {"rope-relative": "general", "rope-layout-permutation": "general", "rope-long-term-decay": "general"}
+SCOPES = {
+    "rope-relative": "general",
+    "rope-layout-permutation": "general",
+    "rope-long-term-decay": "general",
+    "multi-axis-relative": "general",
+}
 
 
 @pytest.fixture(scope="module")
@@ -142,3 +147,28 @@ def test_the_decay_bound_without_the_boundary_term_is_not_proved():
     without = bound.rhs.args[1] if isinstance(bound.rhs.args[0], sympy.Abs) else bound.rhs.args[0]
     decision = kernel.decide(bound.lhs, without, "<=")
     assert not decision.proved and decision.counterexample is not None
+
+
+def test_multi_axis_statement_covers_any_assignment_of_pairs():
+    relative, _ = get("multi-axis-relative").conclusions
+    assert relative.over == (rope.P_,)  # the axes, positions and assignment are arbitrary functions
+    block = rope.AXES_X().definition.body.block
+    assert any(isinstance(node, rope.AXIS) for node in sympy.preorder_traversal(block))
+
+
+def test_non_commuting_rotations_are_seen_and_the_evidence_can_fail(monkeypatch):
+    fact = next(step for step in get("multi-axis-relative").steps if isinstance(step, Fact))
+    assert fact.decide().proved
+    monkeypatch.setattr(rope.np, "cos", lambda angle: np.ones_like(angle))  # every rotation the identity
+    monkeypatch.setattr(rope.np, "sin", lambda angle: np.zeros_like(angle))
+    assert not fact.decide().proved
+
+
+def test_multi_axis_witness_notices_a_shift_seen_by_one_axis(monkeypatch):
+    real = encodings.axial_rope
+    monkeypatch.setattr(
+        encodings,
+        "axial_rope",
+        lambda x, ids, **kw: real(x, np.asarray(ids) * [[1], [2]][: len(ids)] if len(ids) == 2 else ids, **kw),
+    )
+    assert get("multi-axis-relative").witness.compute() > 1e-3

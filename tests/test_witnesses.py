@@ -124,3 +124,24 @@ def test_exact_ramp_matches_the_float_formula():
     assert (int(low), int(high)) == (math.floor(end(32)), math.ceil(end(1))) == (18, 35)
     assert ramp[0] == 0 and ramp[-1] == 1
     assert np.all(np.diff(np.array([float(r) for r in ramp])) >= 0)
+
+
+def test_deberta_exact_buckets_agree_with_float32_near_zero_and_at_an_integer_end():
+    config = (256, 512)
+    distances = np.arange(0, 4097)
+    assert np.array_equal(relative.exact_log_buckets(distances, config), relative.log_buckets(distances, config))
+    # ln(511 / 128) / ln(511 / 128) * 127 is exactly 127: |d| = M - 1 is the last distance of bucket 255
+    assert relative.exact_log_buckets([510, 511, 512], config).tolist() == [255, 255, 256]
+
+
+def test_deberta_float32_steps_explain_where_exact_arithmetic_differs():
+    """Where the library's float32 bucket is not the exact one, rounding each step to float32 gives the
+    library's; the exact one is off by one there (the witness would count such an offset otherwise)."""
+    config = (256, 512)
+    distances = np.arange(0, 2**17 + 1)
+    exact, got = relative.exact_log_buckets(distances, config), relative.log_buckets(distances, config)
+    differ = np.nonzero(exact != got)[0]
+    assert differ.size >= 3 and np.all(np.abs(exact[differ] - got[differ]) == 1)
+    for distance in differ:
+        assert relative.float32_log_bucket(int(distance), config) == got[distance]
+    assert [relative.float32_log_bucket(d, config) for d in (132, 200, 5000)] == [131, 169, 465]

@@ -385,7 +385,7 @@ def single_sine_not_linear() -> Theorem:
 
     return Theorem(
         id="single-sine-not-linear",
-        title="A sine alone cannot be shifted linearly: it needs its cosine partner",
+        title="At real positions a sine alone cannot be shifted, linearly or otherwise: it needs its cosine partner",
         conclusions=(mirror, gap),
         steps=(mirror_step, gap_step),
         witness=Witness(
@@ -401,8 +401,12 @@ def single_sine_not_linear() -> Theorem:
             r"The positions $x$ and $\pi - x$ have the same sine, so any function of $\sin x$ alone gives them "
             r"the same output; their shifted values differ:",
             gap_step,
-            r"which is not $0$ unless $\sin\varphi = 0$ (a shift by a multiple of half a period) or $\cos x = 0$. "
-            r"So no function of $\sin\omega t$ alone gives $\sin\omega(t+k)$: the cosine partner is needed.",
+            r"which is not $0$ unless $\sin\phi = 0$ (a shift by a multiple of half a period) or $\cos x = 0$. "
+            r"So, for positions $t$ ranging over the real numbers, no function of $\sin\omega t$ alone gives "
+            r"$\sin\omega(t+k)$ unless $\sin\phi = 0$: the cosine partner is needed. The argument needs "
+            r"both $t$ and $\pi/\omega - t$ to be positions, so it says nothing about integer positions alone; "
+            r"there, only a linear map is ruled out (position $0$ has sine $0$, and a linear map sends $0$ to $0$, "
+            r"not to $\sin\phi$).",
         ),
-        lead=r"With $x = \omega t$ and $\varphi = \omega k$:",
+        lead=r"With $x = \omega t$ for a real position $t$, and $\phi = \omega k$:",
     )

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 
 from .. import _processes
 
-__all__ = ["MODULES", "WITNESSES", "Background", "compute", "start", "witness"]
+__all__ = ["DEADLINE", "MODULES", "WITNESSES", "Background", "compute", "start", "witness"]
 
 #: Theorem id -> its witness (filled as the modules of :data:`MODULES` are imported).
 WITNESSES: dict[str, Callable[[], float]] = {}
@@ -46,6 +46,7 @@ MODULES = (
     "alibi",
     "relative",
     "context_extension",
+    "model_config",
 )
 
 
@@ -92,7 +93,7 @@ class Background:
 
     Made by :func:`start`.  When the process cannot give its values (it
     died, raised, wrote something that is not its answer, or took longer
-    than ``DEADLINE``), :meth:`values` returns ``{}``, and each
+    than :data:`DEADLINE`), :meth:`values` returns ``{}``, and each
     theorem's check computes its witness itself.
     """
 

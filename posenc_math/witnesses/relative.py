@@ -181,3 +181,86 @@ def deberta_relative() -> float:
                 ]
                 errors += [(mpmath.mpf(float(got[i, j])) - exact[i][j]) / scale for i in range(n) for j in range(n)]
     return largest_error(errors)
+
+
+# --------------------------------------------------------------------------
+# DeBERTa-v2 and v3: logarithmic buckets
+#: (position_buckets, max_relative_positions): the published setting (DeBERTa-v2, DeBERTaV3) first.
+DEBERTA_V2: tuple[int, int] = (256, 512)
+DEBERTA_V2_CONFIGS = (DEBERTA_V2, (128, 512), (64, 256), (512, 1024))
+#: Every offset |d| <= this is enumerated.
+DEBERTA_V2_REACH = 2**20
+
+
+def log_buckets(offsets: np.ndarray | int, config: tuple[int, int]) -> np.ndarray:
+    """``deberta_log_bucket`` of ``offsets`` with ``config = (position_buckets, max_relative_positions)``, an array."""
+    buckets, largest = config
+    return np.asarray(encodings.deberta_log_bucket(offsets, position_buckets=buckets, max_relative_positions=largest))
+
+
+def exact_log_buckets(distances: np.ndarray | list[int], config: tuple[int, int]) -> np.ndarray:
+    """make_log_bucket_position for distances >= 0 in exact arithmetic (50-digit logarithms).
+
+    With ``mid = B // 2`` and ``L = ln((M - 1) / mid)``: a distance ``<= mid`` is
+    its own bucket; beyond, the bucket is ``mid + c`` for the smallest ``c >= 1``
+    with ``ln(|d| / mid) / L * (mid - 1) <= c``, i.e. ``|d| <= mid e^(c L / (mid - 1))``,
+    one exponential per bucket.
+    """
+    buckets, largest = config
+    mid = buckets // 2
+    distances = np.asarray(distances, dtype=np.int64)
+    top = int(distances.max(initial=0))
+    with mp_context(50):
+        scale = mpmath.log(mpmath.mpf(largest - 1) / mid) / (mid - 1)
+        ends: list[int] = []
+        c = 1
+        while not ends or ends[-1] < top:
+            end = mid * mpmath.exp(c * scale)
+            nearest = mpmath.nint(end)
+            # an end that is an integer (|d| = M - 1 at c = mid - 1) belongs to its bucket
+            ends.append(int(nearest) if abs(end - nearest) < mpmath.mpf(10) ** -40 else int(mpmath.floor(end)))
+            c += 1
+    beyond = mid + np.searchsorted(np.asarray(ends, dtype=np.int64), distances, side="left") + 1
+    return np.where(distances <= mid, distances, beyond)
+
+
+def float32_log_bucket(distance: int, config: tuple[int, int]) -> int:
+    """make_log_bucket_position at one distance > mid, each step at 50 digits rounded to float32 where torch rounds.
+
+    ``|d| / mid``, both logarithms (each the float32 nearest the exact one),
+    their quotient and the product by ``mid - 1`` are float32; the
+    denominator's argument is the float32 of the double ``(M - 1) / mid``.
+    """
+    buckets, largest = config
+    mid = buckets // 2
+
+    def single(value):
+        with mpmath.workprec(24):
+            return +value
+
+    with mp_context(50):
+        with mpmath.workprec(53):
+            argument = mpmath.mpf(largest - 1) / mid  # the Python float
+        quotient = single(mpmath.mpf(distance) / mid)
+        ratio = single(single(mpmath.log(quotient)) / single(mpmath.log(single(argument))))
+        return mid + int(mpmath.ceil(single(ratio * (mid - 1))))
+
+
+@witness("deberta-v2-buckets")
+def deberta_v2_buckets() -> float:
+    """Offsets |d| <= 2**20 where deberta_log_bucket is neither the exact bucket nor transformers' float32 one.
+
+    The library is compared with :func:`exact_log_buckets` at every offset of
+    both signs; where they differ by one (float32 rounding can carry the
+    product across one integer, no further), with :func:`float32_log_bucket`.
+    """
+    unexplained = 0
+    for config in DEBERTA_V2_CONFIGS:
+        distances = np.arange(0, DEBERTA_V2_REACH + 1, dtype=np.int64)
+        reference = exact_log_buckets(distances, config)
+        got = log_buckets(distances, config)
+        for distance in np.nonzero(np.abs(got - reference) == 1)[0]:
+            reference[distance] = float32_log_bucket(int(distance), config)
+        unexplained += int(np.count_nonzero(got != reference))
+        unexplained += int(np.count_nonzero(log_buckets(-distances, config) != -reference))
+    return float(unexplained)

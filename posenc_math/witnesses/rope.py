@@ -129,3 +129,61 @@ def rope_long_term_decay() -> float:
                 if abs(value) > exact:  # the bound must hold, at 40 digits
                     errors.append(mpmath.mpf(1))
     return largest_error(errors)
+
+
+def _axes_score(query, key, pairs, frequencies, axes, query_at, key_at):
+    """The 40-digit score of pairs turned by the coordinate of their axis: the pair formula at y_a - x_a."""
+    offsets = [int(key_at[axis]) - int(query_at[axis]) for axis in axes]
+    total = mpmath.mpf(0)
+    for (i, j), freq, offset in zip(pairs, frequencies, offsets, strict=True):
+        q0, q1, k0, k1 = (mpmath.mpf(float(v)) for v in (query[i], query[j], key[i], key[j]))
+        cos, sin = mpmath.cos_sin(offset * freq)
+        total += (q0 * k0 + q1 * k1) * cos + (q1 * k0 - q0 * k1) * sin
+    return total
+
+
+@witness("multi-axis-relative")
+def multi_axis_relative() -> float:
+    """axial_rope, mrope and Qwen3-VL's rotation at x, y and x + c, y + c against the 40-digit offset formula."""
+    from ..encodings.model_configs import published_config
+    from .model_config import pair_axes
+
+    rng = seeded("multi-axis-relative")
+    nrng = np.random.default_rng(rng.randrange(2**32))
+    qwen3 = encodings.rope_from_config(published_config("qwen3-vl-8b-instruct.json"))
+    assert qwen3.mrope_section is not None and qwen3.base is not None
+
+    def axial(n_axes, axis_dim):
+        def rotate(x, ids):
+            return encodings.axial_rope(x, ids)
+
+        pairs = [(a * axis_dim + 2 * j, a * axis_dim + 2 * j + 1) for a in range(n_axes) for j in range(axis_dim // 2)]
+        freqs = [mpmath.power(10000, -mpmath.mpf(2 * j) / axis_dim) for j in range(axis_dim // 2)] * n_axes
+        axes = [a for a in range(n_axes) for _ in range(axis_dim // 2)]
+        return rotate, n_axes * axis_dim, n_axes, pairs, freqs, axes
+
+    def sectioned(sections, interleaved, base, rotate):
+        half = sum(sections)
+        freqs = [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * j) / (2 * half)) for j in range(half)]
+        return rotate, 2 * half, 3, [(j, j + half) for j in range(half)], freqs, pair_axes(sections, interleaved)
+
+    errors = []
+    with mp_context():
+        schemes = (
+            axial(2, 16),
+            axial(3, 16),
+            sectioned((16, 24, 24), False, 10000.0, lambda x, ids: encodings.mrope(x, ids, (16, 24, 24))),
+            sectioned(qwen3.mrope_section, True, qwen3.base, qwen3.rotate),
+        )
+        for rotate, dim, n_axes, pairs, freqs, axes in schemes:
+            for _ in range(4):
+                query, key = nrng.normal(size=dim), nrng.normal(size=dim)
+                scale = np.linalg.norm(query) * np.linalg.norm(key)
+                at = nrng.integers(0, 3000, size=(n_axes, 2))  # column 0: the query's vector, 1: the key's
+                shift = nrng.integers(-1000, 1000, size=(n_axes, 1))
+                exact = _axes_score(query, key, pairs, freqs, axes, at[:, 0], at[:, 1])
+                for ids in (at, at + shift):
+                    turned_q = rotate(query[None], ids[:, :1])[0]
+                    turned_k = rotate(key[None], ids[:, 1:])[0]
+                    errors.append((mpmath.mpf(float(turned_q @ turned_k)) - exact) / scale)
+    return largest_error(errors)

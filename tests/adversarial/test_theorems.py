@@ -19,6 +19,7 @@ must fail every registered theorem; and every negative control's
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from typing import Any
@@ -643,6 +644,21 @@ def _t5_bucket_in_plain_python(relative_position: int) -> int:
     return bucket + min(far, half - 1)
 
 
+def _deberta_v2_bucket_in_plain_python(relative_position: int, buckets: int = 256, largest: int = 512) -> int:
+    """make_log_bucket_position's formula (DeBERTa-v2/v3) in Python integers and math.log (double
+    precision), written here without the library: the independent check of deberta-v2-buckets'
+    computed control (near its counterexample the product is far from an integer, so float32 and
+    double agree)."""
+    import math
+
+    mid = buckets // 2
+    distance = abs(relative_position)
+    if distance <= mid:
+        return relative_position
+    far = mid + math.ceil(math.log(distance / mid) / math.log((largest - 1) / mid) * (mid - 1))
+    return far if relative_position > 0 else -far
+
+
 def test_every_registered_control_has_a_counterexample_an_independent_evaluation_confirms():
     """Controls stated as conclusions: their counterexample is confirmed by an evaluation
     independent of the kernel, after the theorem language (definitions, block-diagonal and
@@ -651,7 +667,7 @@ def test_every_registered_control_has_a_counterexample_an_independent_evaluation
     theorem of scope "computation") must name its counterexample; t5-buckets' is checked by
     recomputing T5's buckets here. (Adapted by the lead after the kernel landed: the blind
     version's evaluator did not know the theorem language.)"""
-    from kernel_checks import confirm_counterexample
+    from kernel_checks import confirm_counterexample, function_names
 
     outcome = sandbox.run(_verify_all, cap=CAP_ALL)
     assert not outcome.problem(), outcome.problem()
@@ -669,17 +685,27 @@ def test_every_registered_control_has_a_counterexample_an_independent_evaluation
                 given = set(found) | {name.split("(")[0] for name in found}
                 for conclusion in get(result["id"]).conclusions:
                     hypotheses_hold = set(conclusion.assuming) <= set(control.assuming)
-                    named = {str(s) for s in conclusion.free_symbols()} <= given
+                    used = {str(s) for s in conclusion.free_symbols()}
+                    used |= function_names(conclusion.lhs) | function_names(conclusion.rhs)
+                    named = used <= given
                     if named and hypotheses_hold and conclusion.relation == "=":
                         assert not confirm_counterexample(conclusion.lhs, conclusion.rhs, found), (
                             f"a conclusion is found false at {found}: {conclusion.latex()}"
                         )
             else:
                 assert get(result["id"]).scope != "general", "a computed control in a general theorem"
-                assert result["id"] == "t5-buckets", "a new computed control needs its own independent check"
-                assert found["bucket"] == 16
-                used = {_t5_bucket_in_plain_python(r) for r in range(-4096, 4097)}
-                assert found["bucket"] not in used and len(used) == 31
+                assert result["id"] in ("t5-buckets", "deberta-v2-buckets"), (
+                    "a new computed control needs its own independent check"
+                )
+                if result["id"] == "t5-buckets":
+                    assert found["bucket"] == 16
+                    used = {_t5_bucket_in_plain_python(r) for r in range(-4096, 4097)}
+                    assert found["bucket"] not in used and len(used) == 31
+                else:  # the control: every |d| <= B has its own bucket; the point names two that share one
+                    buckets, largest, d = found["position_buckets"], found["max_relative_positions"], found["d"]
+                    bucket = functools.partial(_deberta_v2_bucket_in_plain_python, buckets=buckets, largest=largest)
+                    assert 0 < d <= buckets and bucket(d) == bucket(d - 1) == found["bucket(d)"]
+                    assert len({bucket(r) for r in range(-buckets, buckets + 1)}) < 2 * buckets + 1
         except AssertionError as error:
             unconfirmed.append(f"{result['id']}: {sandbox.safe_str(error, 300)}")
     assert not unconfirmed, "\n".join(unconfirmed)

@@ -218,3 +218,26 @@ def test_a_cached_notebook_keeps_its_phone_rendering(make_app, tmp_path, monkeyp
     assert re.search(r'<picture>.*?srcset="(_images/[^"]+)"', html).group(1) == re.search(
         r'<picture>.*?srcset="(_images/[^"]+)"', first
     ).group(1)
+
+
+@pytest.mark.build
+def test_a_library_change_runs_the_notebooks_again(make_app, tmp_path, monkeypatch):
+    """MyST-NB's cache keys a notebook on its own code: when the library changes (here: the stamp beside
+    the cache names other code), the cache is emptied and the page, its source untouched, is read and
+    run again."""
+    import io
+
+    notebook_build(make_app, tmp_path, monkeypatch, ["posenc_docs.figures"])
+
+    def build_again() -> str:  # the same source, not written again: Sphinx sees nothing new in it
+        log = io.StringIO()
+        app = make_app("html", srcdir=tmp_path / "src", builddir=tmp_path / "build", status=log)
+        app.build()
+        return log.getvalue()
+
+    unchanged = build_again()
+    assert "Executing notebook" not in unchanged  # the control: nothing changed, nothing runs
+    stamp = next((tmp_path / "build").glob("*.posenc-figures"))
+    stamp.write_text("the digest of some other library", encoding="utf-8")
+    changed = build_again()
+    assert "Executing notebook" in changed, changed[-2000:]

@@ -18,9 +18,10 @@ Three parts, one job (every figure legible on every screen):
   turns the tap into a dialog on the page showing the wide rendering at its
   full size, closed with its button, Escape or a tap outside.
 - **Fresh outputs.**  MyST-NB's cache keys notebooks on their code only,
-  so outputs cached before the kernels' figure display changed would keep
-  the old images: when :mod:`posenc_docs.figure_display` or
-  ``kernel_startup.py`` changes, the cache is emptied once.
+  so outputs cached before the library or the kernels' figure display
+  changed would keep the old numbers and images: when ``posenc_math``,
+  :mod:`posenc_docs.figure_display` or ``kernel_startup.py`` changes, the
+  cache is emptied once and every page is read again.
 
 Enable with ``extensions = [..., "posenc_docs.figures"]`` (conf.py does).
 """
@@ -51,6 +52,7 @@ __all__ = [
     "link_images",
     "picture",
     "png_size",
+    "read_every_page",
     "setup",
     "stamp_cache",
 ]
@@ -232,9 +234,14 @@ def _visit_picture(translator, node: picture) -> None:
 
 
 def _kernel_code_digest() -> str:
+    """A hash of the code the notebooks' outputs depend on besides their own: the kernels' figure
+    display and the installed library (every file of ``posenc_math``, in path order)."""
+    import posenc_math
+
+    library = Path(posenc_math.__file__).parent
     digest = hashlib.sha256()
-    for path in (Path(figure_display.__file__), _KERNEL_STARTUP):
-        digest.update(path.read_bytes())
+    for path in (Path(figure_display.__file__), _KERNEL_STARTUP, *sorted(library.rglob("*.py"))):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
@@ -267,9 +274,18 @@ def use_figure_kernels(app: Sphinx, config: Any) -> None:
     if _stamp(cache).is_file() and _stamp(cache).read_text(encoding="utf-8") == _kernel_code_digest():
         return
     if cache.exists():
-        logger.info("posenc_docs.figures: the kernels' figure code changed; emptying %s", cache)
+        logger.info("posenc_docs.figures: the library or the kernels' figure code changed; emptying %s", cache)
         shutil.rmtree(cache)
+        app._posenc_cache_emptied = True  # type: ignore[attr-defined]  # every page is read again (read_every_page)
     stamp_cache(cache)
+
+
+def read_every_page(app: Sphinx, env: Any, added: set, changed: set, removed: set) -> list[str]:
+    """``env-get-outdated``: after the notebook cache was emptied, every page is read (and every
+    notebook run) again; otherwise a page whose source did not change would keep its old outputs."""
+    if getattr(app, "_posenc_cache_emptied", False):
+        return sorted(env.found_docs - added - changed)
+    return []
 
 
 def _skip(translator, node) -> None:
@@ -281,6 +297,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     skip = (_skip, _skip)  # other builders never get a picture: the wide image stays an image there
     app.add_node(picture, html=(_visit_picture, None), latex=skip, text=skip, man=skip, texinfo=skip)
     app.connect("config-inited", use_figure_kernels)
+    app.connect("env-get-outdated", read_every_page)
     # before Sphinx's image collector (priority 500), which then copies both files
     app.connect("doctree-read", _join_on_read, priority=400)
     app.connect("doctree-resolved", link_images)
