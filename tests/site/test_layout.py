@@ -5,7 +5,8 @@ for the width it typesets at, so a page is not resized after loading) and
 measured after MathJax has typeset it and its fonts have arrived:
 
 - the page itself never scrolls sideways;
-- at 1280 px every displayed equation fits its box;
+- at 1280 px every displayed equation fits its box (in the checker's folded
+  chain, ``details.machine-proof``, it may scroll inside its own box);
 - at 390 px at most one displayed equation in ten needs scrolling (inside
   its own box), and no in-line formula runs past the right edge of the text;
 - every element id is unique on its page;
@@ -54,6 +55,7 @@ async () => {
       const inTheorem = Boolean(el.closest(".proof, .theorem, [class*='prf-'], details"));
       wideDisplays.push({
         text: describe(el), needs: el.scrollWidth, box: el.clientWidth, theorem: inTheorem,
+        machineProof: Boolean(el.closest("details.machine-proof")), pastColumn: Math.round(pastColumn),
       });
     }
   }
@@ -140,7 +142,13 @@ def test_no_page_scrolls_sideways(layouts, width):
 
 
 def test_every_displayed_equation_fits_at_1280(layouts):
-    problems = {page: m["wideDisplays"] for page, m in layouts[1280].items()}
+    """The checker's own chain (folded in ``details.machine-proof``) writes definitions out as it checked them,
+    which can be wider than the column: there a formula may scroll inside its own box, but not run past the
+    column.  Every other displayed formula, the statements and proofs a reader reads among them, fits."""
+    problems = {
+        page: [d for d in m["wideDisplays"] if not d["machineProof"] or d["pastColumn"] > 1]
+        for page, m in layouts[1280].items()
+    }
     assert not any(problems.values()), "displayed equations wider than their box at 1280 px:\n" + report(problems)
 
 
