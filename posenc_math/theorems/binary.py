@@ -102,8 +102,9 @@ def binary_bit() -> Theorem:
             r"$(0, \pi)$ while bit $j$ is $0$ and through $(\pi, 2\pi)$ while it is $1$.",
         ),
         lead=(
-            r"For integers $t \ge 0$ and $j \ge 0$, with $\operatorname{bit}_j(t) = \lfloor t/2^j\rfloor \bmod 2$; "
-            r"the frequencies $\pi/2^j$ halve from bit to bit, where the sinusoidal encoding's shrink by the factor "
+            r"For integers $t \ge 0$ and $j \ge 0$, with $\operatorname{bit}_j(t) = \lfloor t/2^j\rfloor \bmod 2$ "
+            rf"(the first statement checked for $j \le {MAX_BIT}$, the periods for every $j$); "
+            r"the frequencies $\pi/2^j$ halve from bit to bit, where the sinusoidal encoding's are multiplied by "
             r"$b^{-2/d}$:"
         ),
     )

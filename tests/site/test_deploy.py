@@ -21,7 +21,10 @@ def test_pages_workflow_builds_with_make_html():
     assert runs[-1].split() == ["make", "pdf", "make", "html"], "the PDF first, so that the site links it"
     assert all(run.startswith(("make ", "sudo apt-get ")) for run in runs), runs
     cache = [step for step in steps if step.get("uses", "").startswith("actions/cache")]
-    assert cache and cache[0]["with"]["path"] == "_build/.jupyter_cache", "MyST-NB's notebook cache is kept"
+    # MyST-NB's notebook cache is kept, with the stamp that names the library code that filled it
+    kept = ["_build/.jupyter_cache", "_build/.jupyter_cache.posenc-figures"]
+    assert cache and cache[0]["with"]["path"].split() == kept
+    assert "hashFiles('posenc_math/**/*.py')" in cache[0]["with"]["key"]
     upload = [step for step in steps if step.get("uses", "").startswith("actions/upload-pages-artifact")]
     assert upload and upload[0]["with"]["path"] == "_build/html"
 
