@@ -109,7 +109,7 @@ def layer_wavelengths(configs: Mapping[str, Config], *, columns: int = 2) -> Fig
     figure = Figure(figsize=(4.2 * columns, 3.2 * rows), layout="constrained")
     axes_grid = np.atleast_1d(figure.subplots(rows, columns, squeeze=False).ravel())
     seen: dict[str, Line2D] = {}
-    for axes, (name, _config, layers) in zip(axes_grid, models, strict=False):
+    for index, (axes, (name, _config, layers)) in enumerate(zip(axes_grid, models, strict=False)):
         turning = [layer.wavelengths[np.isfinite(layer.wavelengths)] for layer in layers if layer.kind == "rope"]
         lowest = min(float(values.min()) for values in turning) if turning else 1.0
         for layer_type in dict.fromkeys(layer.layer_type for layer in layers):
@@ -134,13 +134,16 @@ def layer_wavelengths(configs: Mapping[str, Config], *, columns: int = 2) -> Fig
         axes.set_yscale("log")
         axes.set_title(name)
         axes.set_xlabel("layer")
-        axes.set_ylabel("wavelength (positions)")
+        if index % columns == 0:  # once per row: on a phone each panel's own label ran into its neighbour
+            axes.set_ylabel("wavelength (positions)")
         axes.set_xlim(-1, len(layers))
     for axes in axes_grid[len(models) :]:
         axes.set_visible(False)
     handles = list(seen.values())
     handles.append(Line2D([], [], color="#555555", ls=":", lw=1, label="trained context"))
-    figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 5), frameon=False)
+    # at most two entries a row: five made the legend wider than the phone
+    # rendering, which the crop then widened and shrank, panels and all
+    figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 2), frameon=False)
     return figure
 
 
