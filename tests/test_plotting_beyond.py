@@ -75,7 +75,29 @@ def test_extension_wavelengths_draws_each_rule():
     lines = figure.axes[0].get_lines()
     for line, inv_freq in zip(lines, rules.values(), strict=False):
         assert np.allclose(line.get_ydata(), 2 * np.pi / inv_freq)
-    assert len(figure.axes[0].get_legend().get_texts()) == 5
+    assert len(figure.axes[1].get_legend().get_texts()) == 5
+
+
+@pytest.mark.parametrize("rendering", ["wide", "phone"])
+def test_extension_wavelengths_legend_clears_the_context_labels(rendering):
+    """The legend overlapped the "extended context" label on the site's phone
+    rendering (larger text, same panel): no text of a panel may touch its legend."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from posenc_docs.figure_display import phone_figure
+
+    figure = extension_wavelengths()
+    if rendering == "phone":
+        figure = phone_figure(figure)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    for axes in figure.axes:
+        legend = axes.get_legend()
+        if legend is None:
+            continue
+        box = legend.get_window_extent(renderer)
+        for text in axes.texts:
+            assert not box.overlaps(text.get_window_extent(renderer)), text.get_text()
 
 
 def test_rope_mean_score_plot_draws_the_library_means():

@@ -1,6 +1,7 @@
 """posenc_math.plotting.model_config: the figure draws each layer's own wavelengths, and says so in words."""
 
 import io
+import itertools
 from pathlib import Path
 
 import matplotlib
@@ -107,3 +108,32 @@ def test_bad_input_is_named():
         described(figure, "plot")
     with pytest.raises(TypeError, match="matplotlib Figure"):
         described("figure.png", "a plot of things")
+
+
+def test_four_models_stay_legible_on_a_phone():
+    """The model-config page shows four models, two panels a row.  Its
+    five-entry legend on one row was wider than the phone rendering, so the
+    crop widened the image and shrank it: the panels drew at a fraction of
+    the column, their titles and y labels ran into each other."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from posenc_docs.figure_display import phone_figure
+
+    files = {  # the page's four, as it names them
+        "Llama 3.1 8B": "llama-3.1-8b-instruct.json",
+        "Gemma 3 4B": GEMMA3.name,
+        "Llama 4 Scout": LLAMA4.name,
+        "gpt-oss-20b": "gpt-oss-20b.json",
+    }
+    figure = phone_figure(layer_wavelengths({name: CONFIGS / file for name, file in files.items()}))
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    width = figure.get_figwidth() * figure.dpi
+    legend = figure.legends[0].get_window_extent(renderer)
+    assert legend.x0 >= 0 and legend.x1 <= width, (legend.x0, legend.x1, width)
+    panels = [axes.get_window_extent(renderer) for axes in figure.axes]
+    assert min(panel.width for panel in panels) >= 0.3 * width
+    titles = [axes.title.get_window_extent(renderer) for axes in figure.axes]
+    assert not any(one.overlaps(other) for one, other in itertools.combinations(titles, 2))
+    labelled = [axes for axes in figure.axes if axes.get_ylabel()]
+    assert len(labelled) == 2  # one y label a row

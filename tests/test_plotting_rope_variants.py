@@ -4,6 +4,8 @@ import matplotlib
 
 matplotlib.use("agg")
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -118,3 +120,21 @@ def test_mrope_and_xpos_descriptions_read_the_values_drawn():
     assert f"pair 15: from 1 at 0 to {pair_15[-1]:.2g} at 256" in text
     rope_line = figure.axes[1].get_lines()[0].get_ydata()
     assert f"lowest {rope_line.min():.2g} at {int(np.argmin(rope_line))}" in text
+
+
+def test_rope_feature_map_leaves_the_map_room_on_a_phone():
+    """On the site's phone rendering the one-line row labels and a three-column
+    legend (wider than the figure, so the image was cropped wider and shrunk)
+    left the map under a third of the image wide, its tick labels run together."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from posenc_docs.figure_display import phone_figure
+
+    figure = phone_figure(rope_feature_map(head_dim=64))
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    drawn = figure.get_tightbbox(renderer)  # what the saved, cropped image holds (inches)
+    axes = figure.axes[0].get_window_extent(renderer)
+    assert axes.width / figure.dpi >= 0.4 * drawn.width, (axes.width / figure.dpi, drawn.width)
+    ticks = [label.get_window_extent(renderer) for label in figure.axes[0].get_xticklabels() if label.get_text()]
+    assert not any(one.overlaps(other) for one, other in itertools.pairwise(ticks)), "x tick labels overlap"

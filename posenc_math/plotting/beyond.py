@@ -850,7 +850,10 @@ def extension_wavelengths(
     )
     top.set_ylabel("wavelength (positions)")
     top.set_title(f"dim {dim}, base {base:g}, factor {factor:g}, trained context {original_max_position_embeddings}")
-    top.legend(fontsize=8, frameon=False, loc="upper left")
+    # The legend goes in the bottom panel's empty middle-left: in the top
+    # panel's upper left it sat on the "extended context" label, and on the
+    # phone rendering (larger text) the two overlapped.
+    bottom.legend(fontsize=8, frameon=False, loc="center left")
     bottom.set_xlabel("pair j (frequency base^(-2j/dim))")
     bottom.set_ylabel("slow-down w / w'")
     return figure

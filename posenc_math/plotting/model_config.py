@@ -134,14 +134,15 @@ def layer_wavelengths(configs: Mapping[str, Config], *, columns: int = 2) -> Fig
         axes.set_yscale("log")
         axes.set_title(name)
         axes.set_xlabel("layer")
-        if index % columns == 0:  # one label per row of panels
+        if index % columns == 0:  # once per row: on a phone each panel's own label ran into its neighbour
             axes.set_ylabel("wavelength (positions)")
         axes.set_xlim(-1, len(layers))
     for axes in axes_grid[len(models) :]:
         axes.set_visible(False)
     handles = list(seen.values())
     handles.append(Line2D([], [], color="#555555", ls=":", lw=1, label="trained context"))
-    # two columns: one long row would be wider than the panels, and wider than a phone's column
+    # at most two entries a row: five made the legend wider than the phone
+    # rendering, which the crop then widened and shrank, panels and all
     figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 2), frameon=False)
     return figure
 

@@ -8,6 +8,7 @@ nothing random unless given vectors, labels its axes and returns the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -197,7 +198,7 @@ def rope_feature_map(schemes: Sequence[str] = FEATURE_SCHEMES, *, head_dim: int 
 
     schemes, head_dim = _checked_schemes(schemes, head_dim)
     roles = np.array([_scheme_roles(name, head_dim) for name in schemes])
-    figure, axes = plt.subplots(figsize=(7.6, 0.42 * len(schemes) + 1.9), layout="constrained")
+    figure, axes = plt.subplots(figsize=(7.6, 0.55 * len(schemes) + 1.9), layout="constrained")
     axes.imshow(
         roles,
         cmap=ListedColormap(_ROLE_COLOURS),
@@ -206,14 +207,17 @@ def rope_feature_map(schemes: Sequence[str] = FEATURE_SCHEMES, *, head_dim: int 
         aspect="auto",
         interpolation="nearest",
     )
-    axes.set_yticks(range(len(schemes)), schemes)
+    # each row's label on two lines, model then rule: on one line the labels
+    # took most of a phone's width and left the map a sliver
+    labels = [re.sub(r": | (?=\()", lambda m: m.group().strip() + "\n", name, count=1) for name in schemes]
+    axes.set_yticks(range(len(schemes)), labels)
     axes.set_xticks(np.arange(0, head_dim + 1, head_dim // 8) - 0.5, np.arange(0, head_dim + 1, head_dim // 8))
     axes.set_xlabel("feature of the head")
     used = sorted(set(roles.ravel().tolist()))
     figure.legend(
         handles=[Patch(facecolor=_ROLE_COLOURS[r], edgecolor="#666666", label=_ROLES[r]) for r in used],
         loc="outside lower center",
-        ncol=3,
+        ncol=2,
         frameon=False,
         title="what turns the feature",
     )

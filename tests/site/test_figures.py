@@ -10,7 +10,9 @@ On every page, at 390 px (a phone) in Chromium:
 - a tap on a figure opens it enlarged in a dialog on the same page (the
   address does not change), larger than on the page; Escape closes it and
   the focus returns to the figure;
-- without JavaScript the tap still opens the figure (the link to its file).
+- without JavaScript the tap still opens the figure (the link to its file);
+- no phone rendering was cropped much wider than it was drawn (something
+  sticking out of the figure shrinks all of it on a phone).
 """
 
 from __future__ import annotations
@@ -97,6 +99,26 @@ def test_every_figure_label_is_at_least_9_px_on_a_phone(phone_figures):
     )
     shown = [image["label"] for images in phone_figures.values() for image in images]
     assert len(shown) >= 10, f"only {len(shown)} figures found on the site"
+
+
+def test_phone_renderings_are_not_cropped_wider(site_dir):
+    """A phone rendering is drawn :data:`~posenc_docs.figure_display.PHONE_WIDTH`
+    inches wide; when something sticks out of the figure (a legend with too
+    many entries a row) the crop to the drawn area makes the image wider and
+    the phone shows it all smaller, panels a sliver of the column (labels
+    stay legible: the text is enlarged to match, so the 9 px test passes).
+    Crops of a few percent are normal; a fifth is not."""
+    from PIL import Image
+
+    planned = figure_display.PHONE_WIDTH * figure_display.PHONE_DPI
+    widths = {}
+    for path in sorted((site_dir / "_images").glob("*.png")):
+        with Image.open(path) as image:
+            if image.info.get(figure_display.RENDERING_KEY) == "phone":
+                widths[path.name] = image.width
+    assert len(widths) >= 10, f"only {len(widths)} phone renderings in {site_dir / '_images'}"
+    wide = {name: width for name, width in widths.items() if width > 1.2 * planned}
+    assert not wide, f"phone renderings cropped wider than {1.2 * planned:.0f} px (planned {planned:.0f}): {wide}"
 
 
 def test_phones_get_the_phone_renderings(phone_figures, site_dir, site_url):

@@ -10,6 +10,8 @@ measured after MathJax has typeset it and its fonts have arrived:
 - at 390 px at most one displayed equation in ten needs scrolling (inside
   its own box), and no in-line formula runs past the right edge of the text;
 - every element id is unique on its page;
+- no ``::before``/``::after`` draws a private-use code point (an icon
+  font's glyph: the site loads none, so it shows as an empty box);
 - every figure image is a link to its own (wide) image file (what a tap
   does with it: tests/site/test_figures.py);
 - at 1280 px, "On this page" (furo's page contents) is shown beside the
@@ -65,6 +67,18 @@ async () => {
     const right = Math.max(...[...el.getClientRects()].map((r) => r.right), -Infinity);
     if (right > columnRight + 1) inlinePast.push({text: describe(el), right: Math.round(right)});
   }
+  // Generated content drawn from a private-use code point (an icon font's
+  // glyph) shows as an empty box when that font is not loaded.
+  const privateUse = /[\ue000-\uf8ff]/;
+  const missingGlyphs = [];
+  for (const el of article.querySelectorAll("*")) {
+    for (const pseudo of ["::before", "::after"]) {
+      const content = getComputedStyle(el, pseudo).content;
+      if (content && content !== "none" && privateUse.test(content)) {
+        missingGlyphs.push(`${el.tagName.toLowerCase()}.${[...el.classList].join(".")}${pseudo}`);
+      }
+    }
+  }
   const seen = new Map();
   for (const el of document.querySelectorAll("[id]")) seen.set(el.id, (seen.get(el.id) || 0) + 1);
   const duplicateIds = [...seen].filter(([, n]) => n > 1).map(([id, n]) => `${id} x${n}`);
@@ -106,6 +120,7 @@ async () => {
   return {
     scrollWidth: root.scrollWidth, viewport: root.clientWidth, viewportHeight: window.innerHeight, toc, tables,
     displays: displays.length, wideDisplays, inlinePast, duplicateIds, images,
+    missingGlyphs: [...new Set(missingGlyphs)],
   };
 }
 """
@@ -177,6 +192,13 @@ def test_page_prose_equations_fit(layouts):
 def test_no_inline_formula_runs_past_the_edge_on_a_phone(layouts):
     problems = {page: m["inlinePast"] for page, m in layouts[390].items()}
     assert not any(problems.values()), "in-line formulas past the right edge at 390 px:\n" + report(problems)
+
+
+def test_no_icon_font_glyph_is_drawn_without_its_font(layouts):
+    """furo loads no icon font: generated content from a private-use code point
+    (sphinx-exercise's Font Awesome pencil after each exercise title) is an empty box."""
+    problems = {page: m["missingGlyphs"] for page, m in layouts[1280].items()}
+    assert not any(problems.values()), "private-use glyphs in ::before/::after:\n" + report(problems)
 
 
 def test_element_ids_are_unique(layouts):

@@ -136,8 +136,14 @@ def _regrid(figure) -> bool:
     new_columns = 1 if len(shown) <= 3 else PHONE_COLUMNS
     new_rows = -(-len(shown) // new_columns)
     new_grid = GridSpec(new_rows, new_columns, figure=figure)
-    xlabel = next((axes.get_xlabel() for axes in shown if axes.get_xlabel()), "")
-    ylabel = next((axes.get_ylabel() for axes in shown if axes.get_ylabel()), "")
+    # A label every panel shares is written once, on the new outer row or
+    # column; labels that differ (one per dial, one per row of the wide grid)
+    # stay on their own panels: copying the first to all relabelled the
+    # home page's dials (every row "t = 1", every dial the first one's angle).
+    xlabels = {axes.get_xlabel() for axes in shown} - {""}
+    ylabels = {axes.get_ylabel() for axes in shown} - {""}
+    xlabel = xlabels.pop() if len(xlabels) == 1 else None
+    ylabel = ylabels.pop() if len(ylabels) == 1 else None
     for index, axes in enumerate(shown):
         first_column, last_row = (
             index % new_columns == 0,
@@ -148,8 +154,10 @@ def _regrid(figure) -> bool:
             axes.tick_params(labelleft=first_column)
         if axes.get_shared_x_axes().get_siblings(axes)[1:]:
             axes.tick_params(labelbottom=last_row)
-        axes.set_xlabel(xlabel if last_row else "")
-        axes.set_ylabel(ylabel if first_column else "")
+        if xlabel is not None:
+            axes.set_xlabel(xlabel if last_row else "")
+        if ylabel is not None:
+            axes.set_ylabel(ylabel if first_column else "")
     for axes in panels:
         if not axes.get_visible():
             figure.delaxes(axes)
