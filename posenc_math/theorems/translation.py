@@ -137,11 +137,11 @@ def angle_addition() -> Theorem:
 def blockdiag_blockwise() -> Theorem:
     n = sympy.Symbol("n", integer=True, positive=True)
     j = sympy.Symbol("j", integer=True, nonnegative=True)
-    entries = [undefined_function(name, real=True) for name in ("a", "b", "c", "e", "f", "g", "p", "q")]
-    a_, b_, c_, e_, f_, g_, p_, q_ = entries
+    entries = [undefined_function(name, real=True) for name in ("a", "b", "c", "e", "f", "g", "p", "q", "r", "s")]
+    a_, b_, c_, e_, f_, g_, p_, q_, r_, s_ = entries
     A = Definition("A", (j,), Matrix([[a_(j), b_(j)], [c_(j), e_(j)]]), r"A_{{{0}}}")
     C = Definition("C", (j,), Matrix([[f_(j), g_(j)], [p_(j), q_(j)]]), r"C_{{{0}}}")
-    v = Definition("v", (j,), Matrix([f_(j), g_(j)]), r"v_{{{0}}}")
+    v = Definition("v", (j,), Matrix([r_(j), s_(j)]), r"v_{{{0}}}")  # entries of its own, not C's
     diag_a = BlockDiagonal(j, n, A(j))
     acts = Conclusion(MatMul(diag_a, Stacked(j, n, v(j)), evaluate=False), Stacked(j, n, MatMul(A(j), v(j))), over=(n,))
     composes = Conclusion(
