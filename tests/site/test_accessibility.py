@@ -29,14 +29,7 @@ def report(problems: dict[str, list]) -> str:
 
 def test_axe_finds_no_critical_or_serious_violation(visits, axe_path):
     assert all(visit.axe_violations is not None for visit in visits.values())
-    problems = {
-        page: [
-            f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
-            for v in visit.axe_violations
-            if v["impact"] in ("critical", "serious") and v["id"] not in ACCOUNTED
-        ]
-        for page, visit in visits.items()
-    }
+    problems = {page: serious(visit.axe_violations) for page, visit in visits.items()}
     assert not any(problems.values()), report(problems)
 
 
@@ -68,13 +61,18 @@ SETTLED = """async () => {
 }"""
 
 
-def serious_violations(page) -> list[str]:
-    """axe's critical and serious findings on ``page`` (axe loaded), less those accounted for."""
+def serious(violations: list[dict]) -> list[str]:
+    """The critical and serious ones among axe's ``violations``, less those accounted for, in words."""
     return [
         f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}: {v['summary']}"
-        for v in page.evaluate(sitekit._AXE_SCRIPT)
+        for v in violations
         if v["impact"] in ("critical", "serious") and v["id"] not in ACCOUNTED
     ]
+
+
+def serious_violations(page) -> list[str]:
+    """:func:`serious` of what axe finds on ``page`` (axe loaded)."""
+    return serious(page.evaluate(sitekit._AXE_SCRIPT))
 
 
 def looks_like_a_description(alt: str | None) -> bool:
