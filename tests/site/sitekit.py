@@ -305,9 +305,20 @@ async () => {
 }
 """
 
+# axe reads the geometry of the whole page at once (which element lies behind
+# a text, for its contrast).  A section the browser skips for being far from
+# the screen (``content-visibility: auto`` in posenc.css) reports a placeholder
+# geometry, and axe once took a theorem box, laid out past the page's end, for
+# the background of the footer.  The reader sees every section drawn when it is
+# on screen, so axe checks the page with every section drawn.
 _AXE_SCRIPT = """
 async () => {
+  const drawn = document.createElement("style");
+  drawn.textContent = "* { content-visibility: visible !important; }";
+  document.head.append(drawn);
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   const result = await axe.run(document, {resultTypes: ["violations"]});
+  drawn.remove();
   return result.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
