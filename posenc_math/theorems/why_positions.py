@@ -1,6 +1,6 @@
 """Theorems of the why-positions page: attention alone is permutation-equivariant.
 
-``Attn(X) = softmax(X M X^T) X V`` (softmax row by row) for ``n`` tokens of
+``Attn(X) = softmax(X M X^T) X W_V`` (softmax row by row) for ``n`` tokens of
 width ``w``, both symbolic: ``X`` is an ``n x w`` matrix symbol, ``P`` a
 permutation symbol (any ``n x n`` permutation matrix).  The kernel reads
 ``(PX)^T = X^T P^T``, ``P^T P = I`` and ``softmax(P S P^T) = P softmax(S) P^T``
@@ -30,12 +30,13 @@ N_TOKENS = sympy.Symbol("n", integer=True, positive=True)
 WIDTH = sympy.Symbol("w", integer=True, positive=True)
 X = sympy.MatrixSymbol("X", N_TOKENS, WIDTH)
 M = sympy.MatrixSymbol("M", WIDTH, WIDTH)
-V = sympy.MatrixSymbol("V", WIDTH, WIDTH)
+#: The value weights; named W_V, not V, because the page calls the values X W_V "V".
+W_V = sympy.MatrixSymbol("W_V", WIDTH, WIDTH)
 P = PermutationSymbol("P", N_TOKENS, N_TOKENS)
 _Z = sympy.MatrixSymbol("Z", N_TOKENS, WIDTH)
-#: Attn(Z) = softmax(Z M Z^T) Z V: self-attention without positions (M = W_Q W_K^T / sqrt d, V = W_V).
+#: Attn(Z) = softmax(Z M Z^T) Z W_V: self-attention without positions (M = W_Q W_K^T / sqrt d).
 ATTENTION = Definition(
-    "Attn", (_Z,), MatMul(RowSoftmax(MatMul(_Z, M, Transpose(_Z))), _Z, V), r"\mathrm{{Attn}}\left({0}\right)"
+    "Attn", (_Z,), MatMul(RowSoftmax(MatMul(_Z, M, Transpose(_Z))), _Z, W_V), r"\mathrm{{Attn}}\left({0}\right)"
 )
 
 
@@ -73,15 +74,15 @@ def permutation_matrix(order) -> sympy.Matrix:
 @register("attention-permutation-equivariant", page=PAGE)
 def attention_permutation_equivariant() -> Theorem:
     px = MatMul(P, X)
-    goal = Conclusion(ATTENTION(px), MatMul(P, ATTENTION(X)), over=(X, M, V, P))
+    goal = Conclusion(ATTENTION(px), MatMul(P, ATTENTION(X)), over=(X, M, W_V, P))
     scores = MatMul(px, M, Transpose(px))
     chain = Chain(
         goal.lhs,
         [
-            (MatMul(RowSoftmax(scores), px, V), r"the definition at $PX$"),
-            (MatMul(RowSoftmax(MatMul(P, X, M, Transpose(X), Transpose(P))), P, X, V), r"$(PX)^\top = X^\top P^\top$"),
+            (MatMul(RowSoftmax(scores), px, W_V), r"the definition at $PX$"),
+            (MatMul(RowSoftmax(MatMul(P, X, M, Transpose(X), Transpose(P))), P, X, W_V), r"$(PX)^\top = X^\top P^\top$"),
             (
-                MatMul(P, RowSoftmax(MatMul(X, M, Transpose(X))), Transpose(P), P, X, V),
+                MatMul(P, RowSoftmax(MatMul(X, M, Transpose(X))), Transpose(P), P, X, W_V),
                 "softmax acts on each row alone: it permutes with the rows and the columns",
             ),
             (goal.rhs, r"$P^\top P = I$"),
@@ -98,16 +99,16 @@ def attention_permutation_equivariant() -> Theorem:
             1e-12,
             licenses="posenc_math.encodings.dot_product_attention",
         ),
-        negative_control=Conclusion(ATTENTION(px), MatMul(Transpose(P), ATTENTION(X)), over=(X, M, V, P)),
+        negative_control=Conclusion(ATTENTION(px), MatMul(Transpose(P), ATTENTION(X)), over=(X, M, W_V, P)),
         scope="general",
-        scope_note="symbolic in the number of tokens n, the width w, the matrices M, V and the permutation P",
+        scope_note="symbolic in the number of tokens n, the width w, the matrices M, W_V and the permutation P",
         proof=(
-            r"With $M = W_Q W_K^\top/\sqrt d$ and $V = W_V$, the scores of $PX$ are $P (X M X^\top) P^\top$, and "
+            r"With $M = W_Q W_K^	op/\sqrt d$, the scores of $PX$ are $P (X M X^\top) P^\top$, and "
             r"softmax acts row by row, so it permutes with the rows and columns:",
             chain,
         ),
         lead=(
-            r"$\mathrm{Attn}(X) = \operatorname{softmax}(X M X^\top)\, X V$ with softmax row by row, for $n$ tokens "
+            r"$\mathrm{Attn}(X) = \operatorname{softmax}(X M X^\top)\, X W_V$ with softmax row by row, for $n$ tokens "
             r"of width $w$ and any permutation matrix $P$:"
         ),
     )
