@@ -80,7 +80,10 @@ def attention_permutation_equivariant() -> Theorem:
         goal.lhs,
         [
             (MatMul(RowSoftmax(scores), px, W_V), r"the definition at $PX$"),
-            (MatMul(RowSoftmax(MatMul(P, X, M, Transpose(X), Transpose(P))), P, X, W_V), r"$(PX)^\top = X^\top P^\top$"),
+            (
+                MatMul(RowSoftmax(MatMul(P, X, M, Transpose(X), Transpose(P))), P, X, W_V),
+                r"$(PX)^\top = X^\top P^\top$",
+            ),
             (
                 MatMul(P, RowSoftmax(MatMul(X, M, Transpose(X))), Transpose(P), P, X, W_V),
                 "softmax acts on each row alone: it permutes with the rows and the columns",
