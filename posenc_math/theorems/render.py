@@ -30,7 +30,7 @@ import sympy
 
 from .core import Chain, Conclusion, Equal, Fact, Holds, Result, Termwise, Theorem, Use
 from .language import Definition, PermutationSymbol, _Named, unfold
-from .printing import _pack, visible_length
+from .printing import _SETTINGS, _Printer, visible_length
 from .printing import latex as _latex
 
 __all__ = [
@@ -50,6 +50,9 @@ CHECKING_PAGE = "checking"
 #: A line wider than about this many printed characters is broken (a 390 px
 #: phone shows about 30 characters of display math).
 _WIDE = 30
+#: A justification's line, in characters of text (a formula counts one and a half per character): at 34,
+#: "(multiply out: the imaginary parts" did not fit a phone's proof box and MathJax broke it again.
+_WHY_WIDE = 31
 
 
 def label(theorem_id: str) -> str:
@@ -107,19 +110,126 @@ def _aligned(rows: list[str]) -> str:
     return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
 
 
-def _pieces(expression) -> list[str]:
-    """LaTeX of the top-level terms (a sum) or factors (a product), in printed order, for breaking."""
-    if isinstance(expression, sympy.Add):
-        terms = [latex(term) for term in expression.as_ordered_terms()]
-        return [terms[0]] + [term if term.startswith("-") else f"+ {term}" for term in terms[1:]]
-    if isinstance(expression, sympy.Mul) and len(expression.args) > 1:
-        coefficient, factors = expression.as_coeff_mul()
-        if coefficient == 1:
-            return [
-                latex(factor) if not isinstance(factor, sympy.Add) else f"\\left({latex(factor)}\\right)"
-                for factor in factors
-            ]
-    return [latex(expression)]
+def _terms(expression) -> list:
+    """The terms of a sum in the order the printer writes them."""
+    return list(_Printer(_SETTINGS)._as_ordered_terms(expression))
+
+
+def _factors(expression) -> tuple[object, list]:
+    """A product as (its number in front, the other factors: reciprocals, the rest in printed order, sums).
+
+    The number is the product of every numeric factor when the factors
+    commute, and the sums come last (so ``(a - b) \\cdot \\frac{1}{2i}`` reads ``-\\frac{i}{2} (a - b)``:
+    a number left at the end of a broken line would start the next line and
+    read as a subtraction); factors that do not commute keep their order."""
+    factors = list(expression.args)
+    if not expression.is_commutative:
+        return sympy.S.One, factors
+    numbers = [factor for factor in factors if factor.is_number]
+    others = [factor for factor in factors if not factor.is_number]
+    sums = [factor for factor in others if isinstance(factor, sympy.Add)]
+    reciprocals = [factor for factor in others if isinstance(factor, sympy.Pow) and factor.exp.is_negative]
+    rest = [factor for factor in others if factor not in sums and factor not in reciprocals]
+    return sympy.Mul(*numbers), reciprocals + rest + sums
+
+
+def _numerator(tex: str) -> str | None:
+    """The numerator when ``tex`` is one ``\\frac{...}{...}`` (a sign in front allowed), else None.
+
+    Examples
+    --------
+    >>> _numerator(r"- \\frac{a b}{s}"), _numerator(r"\\frac{1}{2} \\left(a + b\\right)")
+    ('a b', None)
+    """
+    tex = tex.removeprefix("- ")
+    if not tex.startswith("\\frac{"):
+        return None
+    depth, groups, start = 0, 0, len("\\frac{")
+    for index, character in enumerate(tex):
+        if character == "{":
+            depth += 1
+        elif character == "}":
+            depth -= 1
+            if depth == 0:
+                groups += 1
+                if groups == 1:
+                    numerator = tex[start:index]
+                if groups == 2:
+                    return numerator if index == len(tex) - 1 else None
+    return None
+
+
+def _rows(expression, width: int = _WIDE) -> list[str]:
+    """LaTeX of ``expression`` on rows of about ``width`` printed characters, broken where a reader breaks it.
+
+    A sum breaks before a top-level sign; a product between its factors (its
+    number first), the next row starting with ``\\cdot`` (not for matrices); a factor that is
+    itself a wide sum is broken inside ``\\bigl( \\bigr)`` the same way.  Each
+    level of breaking indents its continuation rows by a ``\\quad`` more, so the
+    rows show what belongs to what.  MathJax breaks a row that is still too wide
+    at the width of the screen, where it can (inside parentheses too): rows cut
+    here at the terms keep that rare.  An expression that is neither a sum nor a
+    product stays whole, and so does a product printed as one fraction whose numerator fits.
+
+    Examples
+    --------
+    >>> from sympy import Mul, Rational, symbols
+    >>> a, b, c, d, x = symbols("alpha beta gamma delta x", real=True)
+    >>> wide = (a + b + x) * (b + c + x) - (c + d + x) * (a + d + x)
+    >>> for row in _rows(Mul(wide, -Rational(1, 2), evaluate=False), width=12):
+    ...     print(row)
+    - \\frac{1}{2} \\bigl(\\left(\\alpha + \\beta + x\\right)
+    \\quad \\quad \\cdot \\left(\\beta + \\gamma + x\\right)
+    \\quad - \\left(\\alpha + \\delta + x\\right)
+    \\quad \\quad \\cdot \\left(\\delta + \\gamma + x\\right)\\bigr)
+    """
+    whole = latex(expression)
+    if visible_length(whole) <= width:
+        return [whole]
+    numerator = _numerator(whole)
+    narrow_fraction = numerator is not None and visible_length(numerator) <= width  # it prints as wide as its top
+    pieces: list[list[str]] = []  # each piece: its rows (one when it is not broken)
+    lead = None  # a product's number in front
+    joint = ""  # what starts a row that breaks between two pieces
+    if isinstance(expression, sympy.Add) and not isinstance(expression, sympy.MatAdd):
+        for index, term in enumerate(_terms(expression)):
+            first, *more = _rows(term, width)
+            if index and not first.startswith("-"):
+                first = f"+ {first}"
+            pieces.append([first, *more])
+    elif isinstance(expression, sympy.Mul) and len(expression.args) > 1 and not narrow_fraction:
+        joint = "\\cdot" if expression.is_commutative else ""  # matrices: side by side, as before
+        number, factors = _factors(expression)
+        if number != 1:
+            lead = "-" if number == -1 else latex(number)  # stays with what follows it
+            pieces.append([lead])
+        for factor in factors:
+            if isinstance(factor, sympy.Add):
+                first, *more = _rows(factor, width - 2)
+                if not more:
+                    pieces.append([f"\\left({first}\\right)"])
+                else:
+                    *middle, last = (f"\\quad {row}" for row in more)
+                    pieces.append([f"\\bigl({first}", *middle, f"{last}\\bigr)"])
+            else:
+                tex = latex(factor)
+                pieces.append([f"\\left({tex}\\right)" if tex.startswith("-") else tex])
+    else:
+        return [whole]
+    rows, current = [], ""
+    for piece in pieces:
+        first = piece[0]
+        # a term broken over rows starts a row of its own; a product's bracket may follow its number
+        broken_term = len(piece) > 1 and not joint
+        if current and current != lead and (broken_term or visible_length(f"{current} {first}") > width):
+            rows.append(current)
+            current = f"\\quad {joint}" if joint else ""
+        current = f"{current} {first}".strip()
+        if len(piece) > 1:
+            rows += [current, *piece[1:-1]]
+            current = piece[-1]
+    rows.append(current)
+    return rows
 
 
 def _side_rows(expression, prefix: str) -> list[str]:
@@ -127,13 +237,10 @@ def _side_rows(expression, prefix: str) -> list[str]:
     whole = latex(expression)
     if visible_length(whole) <= _WIDE:
         return [f"{prefix}{whole}"]
-    pieces = _pieces(expression)
-    if len(pieces) == 1:
-        if "\\begin{aligned}" in whole and prefix.strip("& "):
-            # a matrix with entries over several lines starts its own row, under its relation
-            return [prefix.rstrip(), f"&\\quad {whole}"]
-        return [f"{prefix}{whole}"]
-    rows = _pack(pieces, _WIDE)
+    rows = _rows(expression)
+    if len(rows) == 1 and "\\begin{aligned}" in whole and prefix.strip("& "):
+        # a matrix with entries over several lines starts its own row, under its relation
+        return [prefix.rstrip(), f"&\\quad {whole}"]
     return [f"{prefix}{rows[0]}"] + [f"&\\quad {row}" for row in rows[1:]]
 
 
@@ -168,19 +275,28 @@ def _why_rows(why: str) -> list[str]:
     """A justification on its own line(s) under the step, wrapped to the phone's width.
 
     Words are set as text and ``$...$`` as math, so a formula in a
-    justification reads as one (never ``e^(-ln x)`` in text).
+    justification reads as one (never ``e^(-ln x)`` in text).  Lines break
+    at spaces only: a parenthesis or a colon stays with the formula it
+    touches (a lone ``(`` on a line of its own read as a stray bracket).
     """
+    words: list[list[tuple[str, bool]]] = []  # tokens with no space between them
+    for token, spaced in _why_tokens(f"({why})"):
+        if spaced or not words:
+            words.append([])
+        words[-1].append((token, spaced))
     lines: list[list[tuple[str, bool]]] = [[]]
     used = 0
-    for token, spaced in _why_tokens(f"({why})"):
+    for word in words:
         # a formula prints wider than its letters: italics, spacing around relations
-        size = round(1.5 * visible_length(token.strip("$"))) if token.startswith("$") else len(token)
-        if lines[-1] and used + size + 1 > 34:
+        size = sum(
+            round(1.5 * visible_length(token.strip("$"))) if token.startswith("$") else len(token) for token, _ in word
+        )
+        if lines[-1] and used + size + 1 > _WHY_WIDE:
             lines.append([])
             used = 0
-            spaced = False
-        lines[-1].append((token, spaced))
-        used += size + (1 if spaced else 0)
+            word = [(word[0][0], False), *word[1:]]
+        lines[-1] += word
+        used += size + (1 if word[0][1] else 0)
     return [f"&\\quad{_why_line(line)}" for line in lines]
 
 
