@@ -25,6 +25,7 @@ the same page.
 from __future__ import annotations
 
 import contextvars
+import itertools
 
 import sympy
 
@@ -662,26 +663,63 @@ _SCOPE_COLOURS = {"general": "#e6f2e6", "instances": "#fff1cc", "computation": "
 
 
 def _ordered_layers(graph: dict[str, list[str]], depth: dict[str, int]) -> dict[int, list[str]]:
-    """Nodes per layer, ordered to keep arrows short (two barycentre sweeps)."""
+    """Nodes per layer, ordered to keep arrows short and uncrossed: each node at the mean place of its
+    neighbours in both directions (what it uses and what uses it), in sweeps down and up the layers.
+
+    Ordering a layer by what its nodes use alone put shift-full's waypoint to blockdiag-blockwise
+    at the far end of its layer and shift-full half-way between: two long arrows across the graph.
+    """
     layers: dict[int, list[str]] = {}
     for node in graph:
         layers.setdefault(depth[node], []).append(node)
-    users: dict[str, list[str]] = {node: [] for node in graph}
+    neighbours: dict[str, set[str]] = {node: set() for node in graph}
     for node, used in graph.items():
         for target in used:
-            if target in users:
-                users[target].append(node)
-    for _ in range(2):
-        rank = {node: row for nodes in layers.values() for row, node in enumerate(nodes)}
-        for level in sorted(layers)[1:]:
-            layers[level].sort(key=lambda n: sum(rank[u] for u in graph[n] if u in rank) / max(len(graph[n]), 1))
-            rank.update({node: row for row, node in enumerate(layers[level])})
-        if 0 in layers:
-            linked = [n for n in layers[0] if users[n]]
-            alone = [n for n in layers[0] if not users[n]]
-            linked.sort(key=lambda n: sum(rank[u] for u in users[n]) / len(users[n]))
-            layers[0] = linked + alone
-    return layers
+            if target in neighbours:
+                neighbours[node].add(target)
+                neighbours[target].add(node)
+    levels = sorted(layers)
+    for _ in range(4):
+        for level in [*levels[1:], *levels[::-1]]:
+            # places as fractions of their layer's height, so layers of different sizes compare
+            place = {node: (row + 0.5) / len(nodes) for nodes in layers.values() for row, node in enumerate(nodes)}
+
+            def centre(node: str, place: dict[str, float] = place) -> float:
+                near = [place[other] for other in neighbours[node]]
+                return sum(near) / len(near) if near else place[node]
+
+            layers[level].sort(key=centre)
+    # then swap neighbours in a layer while that removes crossings (layers hold a few nodes)
+    edges = [(node, target) for node, used in graph.items() for target in used if target in neighbours]
+
+    def crossings() -> int:
+        row = {node: index for nodes in layers.values() for index, node in enumerate(nodes)}
+        spans = [(depth[a], row[a], row[b]) if depth[a] > depth[b] else (depth[b], row[b], row[a]) for a, b in edges]
+        return sum(
+            1
+            for (level, top, bottom), (other_level, other_top, other_bottom) in itertools.combinations(spans, 2)
+            if level == other_level and (top - other_top) * (bottom - other_bottom) < 0
+        )
+
+    # moves of one node to another place in its layer, kept when they do not add crossings (a move that
+    # keeps the count can open the way to one that lowers it); the best order seen wins
+    best, best_layers = crossings(), {level: list(nodes) for level, nodes in layers.items()}
+    for _ in range(12):
+        if best == 0:
+            break
+        for nodes in layers.values():
+            for node in list(nodes):
+                start = nodes.index(node)
+                counts = []
+                for index in range(len(nodes)):
+                    nodes.remove(node)
+                    nodes.insert(index, node)
+                    counts.append((crossings(), abs(index - start), index))
+                nodes.remove(node)
+                nodes.insert(min(counts)[2], node)
+                if min(counts)[0] < best:
+                    best, best_layers = min(counts)[0], {level: list(row) for level, row in layers.items()}
+    return best_layers
 
 
 def dependency_graph_svg(
@@ -832,7 +870,7 @@ def dependency_graph_svg(
                 if waypoints:  # a line through the free places, the arrow's head on the last stretch
                     xs = [place[node][0] - 0.3, *(x for x, _ in waypoints)]
                     ys = [place[node][1], *(y for _, y in waypoints)]
-                    axes.plot(xs, ys, color="0.45", lw=0.8)
+                    axes.plot(xs, ys, color="0.3", lw=0.8)
                     tail: tuple[float, float] = waypoints[-1]
                     tail_coords: object = "data"
                 else:
@@ -845,7 +883,8 @@ def dependency_graph_svg(
                     textcoords=tail_coords,  # type: ignore[arg-type]
                     arrowprops={
                         "arrowstyle": "-|>",
-                        "color": "0.45",
+                        "color": "0.3",
+                        "mutation_scale": 14,  # heads a reader sees where several arrows meet
                         "shrinkA": 0 if waypoints else 3,
                         "shrinkB": 3,
                         "lw": 0.8,
