@@ -868,10 +868,13 @@ def dependency_graph_svg(
                     (place[key] for key in place if key.startswith(f"\0{node}\0{target}\0")), reverse=True
                 )
                 if waypoints:  # a line through the free places, the arrow's head on the last stretch
-                    xs = [place[node][0] - 0.3, *(x for x, _ in waypoints)]
-                    ys = [place[node][1], *(y for _, y in waypoints)]
+                    # level through each free place, across the width of a box: a slanted line to
+                    # its centre cut through the box above or below it (shift-full's through
+                    # single-sine-not-linear)
+                    xs = [place[node][0] - 0.3, *(x + side for x, _ in waypoints for side in (0.45, -0.45))]
+                    ys = [place[node][1], *(y for _, y in waypoints for _side in (0, 1))]
                     axes.plot(xs, ys, color="0.3", lw=0.8)
-                    tail: tuple[float, float] = waypoints[-1]
+                    tail: tuple[float, float] = (xs[-1], ys[-1])
                     tail_coords: object = "data"
                 else:
                     tail, tail_coords = (0.0, 0.5), boxes[node]
