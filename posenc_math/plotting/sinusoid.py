@@ -16,6 +16,7 @@ from .._validate import check_int, check_table
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
 
 __all__ = [
     "bits_and_waves",
@@ -337,11 +338,12 @@ def offset_curve(
     marks = {} if first_increase is None else dict(first_increase)
     figure, axes = plt.subplots(figsize=(7.5, 3.5), layout="constrained")
     markers = "osd^v"
-    handles, labels = [], []
+    handles: list[Line2D | tuple[Line2D, Line2D]] = []
+    labels: list[str] = []
     for index, (label, values) in enumerate(checked.items()):
         offsets = np.arange(values.size)
         (line,) = axes.plot(offsets, values, linewidth=1.1)
-        handle: object = line
+        handle: Line2D | tuple[Line2D, Line2D] = line
         offset = marks.get(label)
         if offset is not None:
             offset = check_int("first_increase offset", offset, minimum=1)
