@@ -245,3 +245,15 @@ def test_a_short_step_and_its_justification_start_at_the_left():
     rows = render._step_rows(Equal(sympy.sin(2 * x), 2 * sympy.sin(x) * sympy.cos(x), "double angle"))
     assert rows[0].startswith("&") and rows[0].count("&") == 1 and "&=" not in rows[0]
     assert rows[1] == r"&\quad\text{(double angle)}"
+
+
+def test_wide_sums_over_an_index_break_inside_their_summand():
+    """rope-relative's sum over the pairs was one row, and a phone broke it inside its parentheses."""
+    import sympy
+
+    j, n = sympy.symbols("j n", integer=True)
+    k, q = sympy.IndexedBase("k"), sympy.IndexedBase("q")
+    summand = (k[j] * sympy.sin(n) + k[j + 1] * sympy.cos(n)) * (q[j] * sympy.sin(n) + q[j + 1] * sympy.cos(n))
+    rows = render._side_rows(sympy.Sum(summand + q[j] * k[j] * sympy.cos(2 * n), (j, 0, n - 1)), "&= ")
+    assert rows[0].startswith(r"&= \sum_{j=0}^{n - 1} \bigl(") and rows[-1].endswith(r"\bigr)")
+    assert len(rows) > 2 and all(render.visible_length(row) <= render._WIDE + 6 for row in rows), rows

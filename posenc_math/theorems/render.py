@@ -126,6 +126,8 @@ def _factors(expression) -> tuple[object, list]:
     factors = list(expression.args)
     if not expression.is_commutative:
         return sympy.S.One, factors
+    if sympy.Mul(*factors) == expression:  # canonical: in the order the printer writes it
+        factors = list(expression.as_ordered_factors())
     numbers = [factor for factor in factors if factor.is_number]
     others = [factor for factor in factors if not factor.is_number]
     sums = [factor for factor in others if isinstance(factor, sympy.Add)]
@@ -163,7 +165,8 @@ def _numerator(tex: str) -> str | None:
 def _rows(expression, width: int = _WIDE) -> list[str]:
     """LaTeX of ``expression`` on rows of about ``width`` printed characters, broken where a reader breaks it.
 
-    A sum breaks before a top-level sign; a product between its factors (its
+    A sum breaks before a top-level sign, a sum over an index inside its
+    summand; a product between its factors (its
     number first), the next row starting with ``\\cdot`` (not for matrices); a factor that is
     itself a wide sum is broken inside ``\\bigl( \\bigr)`` the same way.  Each
     level of breaking indents its continuation rows by a ``\\quad`` more, so the
@@ -215,6 +218,15 @@ def _rows(expression, width: int = _WIDE) -> list[str]:
             else:
                 tex = latex(factor)
                 pieces.append([f"\\left({tex}\\right)" if tex.startswith("-") else tex])
+    elif isinstance(expression, sympy.Sum) and len(expression.limits) == 1:
+        # a sum over an index: its sign, then its summand broken inside \\bigl( \\bigr)
+        index, low, high = expression.limits[0]
+        sign = f"\\sum_{{{latex(index)}={latex(low)}}}^{{{latex(high)}}}"
+        first, *more = _rows(expression.function, width - 2)
+        if not whole.startswith(sign) or not more:
+            return [whole]
+        *middle, last = (f"\\quad {row}" for row in more)
+        return [f"{sign} \\bigl({first}", *middle, f"{last}\\bigr)"]
     else:
         return [whole]
     rows, current = [], ""
