@@ -6,22 +6,30 @@ least about 8 px tall; wider figures with panels side by side (11 inches)
 shrank them to 4 px.  The multi-panel helpers therefore stack their panels.
 """
 
+import itertools
+
 import matplotlib
 
 matplotlib.use("agg")
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pytest
 
-from posenc_math import principal_components, sinusoidal
+from posenc_math import analysis, principal_components, sinusoidal
 from posenc_math.plotting import (
     alibi_bias_maps,
     clock_hands,
+    log_positions,
     naive_alternatives,
+    offset_curve,
     pca_positions,
+    phase_error_growth,
+    position_spacing,
     similarity_matrices,
     t5_bucket_map,
     table_panels,
+    xpos_decay,
 )
 
 #: Widest figure (inches) whose 10 pt labels a phone still shows legibly.
@@ -72,3 +80,75 @@ def test_stacked_panels_keep_their_order():
         assert matrix.get_position().y0 > lines.get_position().y1
     finally:
         plt.close(figure)
+
+
+def _points_inside(box, figure, renderer) -> int:
+    """How many drawn points of the figure's lines fall inside ``box`` (display coordinates)."""
+    count = 0
+    for axes in figure.axes:
+        for line in axes.get_lines():
+            if not line.get_visible():
+                continue
+            xy = line.get_transform().transform(line.get_xydata())
+            xy = xy[np.isfinite(xy).all(axis=1)]
+            count += int(box.contains_points(xy).sum()) if len(xy) else 0
+    return count
+
+
+def _overlaps(figure) -> list[str]:
+    """Notes and legends written on a plot that lie on its curves or on each other, as drawn."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.path import Path
+
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    boxes = []
+    for axes in figure.axes:
+        boxes += [(f"note {text.get_text()!r}", text.get_window_extent(renderer)) for text in axes.texts]
+        if axes.get_legend() is not None:
+            boxes.append((f"legend of {axes.get_label() or 'a panel'}", axes.get_legend().get_window_extent(renderer)))
+        boxes.append((f"y label {axes.get_ylabel()!r}", axes.yaxis.label.get_window_extent(renderer)))
+    problems = []
+    for name, box in boxes:
+        if name.startswith("y label"):
+            continue
+        inside = _points_inside(Path(box.corners()[[0, 1, 3, 2]]), figure, renderer)
+        if inside:
+            problems.append(f"{name} lies on {inside} points of the curves")
+    for (one, first), (other, second) in itertools.combinations(boxes, 2):
+        if first.overlaps(second):
+            problems.append(f"{one} overlaps {other}")
+    return problems
+
+
+OVERLAP_FIGURES = {
+    "offset_curve": lambda: offset_curve(
+        {f"d = {d}": analysis.dot_product_by_offset(120, d) for d in (64, 128, 512)},
+        first_increase={
+            f"d = {d}": analysis.first_increase(analysis.dot_product_by_offset(120, d)) for d in (64, 128, 512)
+        },
+    ),
+    "position_spacing": lambda: position_spacing(),
+    "phase_error_growth": lambda: phase_error_growth(log_positions(10**6, 60), 128),
+    "xpos_decay": lambda: xpos_decay(np.ones(64), np.ones(64), max_offset=2048),
+    "pca_positions": lambda: pca_positions(*principal_components(sinusoidal(512, 64))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OVERLAP_FIGURES))
+@pytest.mark.parametrize("layout", ["wide", "phone"])
+def test_notes_and_legends_keep_off_the_curves(name, layout):
+    """Screenshots at 390 px (issue 24) showed notes on the curves: "rises at k = 6" across the
+    d = 128 curve, 256 and 2,048 on the steps, two "p u" labels on each other, legends across the
+    curves and the y label.  Every note, legend and axis label is clear of the curves and of the
+    others, in the figure as drawn and in the site's phone rendering of it."""
+    from posenc_docs.figure_display import phone_figure
+
+    figure = OVERLAP_FIGURES[name]()
+    shown = phone_figure(figure) if layout == "phone" else figure
+    try:
+        assert not _overlaps(shown), _overlaps(shown)
+    finally:
+        plt.close(figure)
+        plt.close(shown)

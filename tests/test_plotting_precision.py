@@ -30,8 +30,10 @@ def test_phase_error_growth_draws_the_largest_error():
 
 def test_position_spacing_marks_the_limits():
     figure = position_spacing(2**26)
-    labels = [text.get_text() for text in figure.axes[0].texts]
-    assert {"256", "2,048", "16,777,216"} <= set(labels)
+    labels = [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+    for name, limit in (("bfloat16", "256"), ("float16", "2,048"), ("float32", "16,777,216")):
+        assert f"{name}: exact up to {limit} (dot)" in labels
+    assert not figure.axes[0].texts  # in the legend, where no label meets a curve or the frame
 
 
 def test_log_positions_are_distinct_and_bounded():

@@ -85,7 +85,8 @@ def test_offset_curve_marks_the_first_increase():
     axes = figure.axes[0]
     marker_line = axes.get_lines()[1]
     assert list(marker_line.get_xdata()) == [2, 3]
-    assert [text.get_text() for text in axes.texts] == ["rises at k = 3"]
+    assert [text.get_text() for text in axes.get_legend().get_texts()] == ["d: rises at k = 3"]
+    assert not axes.texts  # the note is in the legend, where it cannot run into a curve
     with pytest.raises(ValueError, match="past the end"):
         offset_curve({"d": values}, first_increase={"d": 5})
 

@@ -187,8 +187,33 @@ def test_the_box_checks_can_fail():
 
 def test_justifications_set_their_formulas_as_math():
     rows = render._why_rows(r"$u$ pairs faster turn $e^{2 \lambda u / d} > 1$ times more")
-    assert rows[0] == r"&\quad\text{(}{u}\text{ pairs faster turn }{e^{2 \lambda u / d} > 1}"
-    assert rows[1] == r"&\quad\text{times more)}"
+    assert rows == [
+        r"&\quad\text{(}{u}\text{ pairs faster turn}",
+        r"&\quad{e^{2 \lambda u / d} > 1}\text{ times more)}",
+    ]
+
+
+def test_justifications_break_only_at_spaces():
+    """A parenthesis stays with the formula it touches: alibi's "(" and ")" each had a line of their own."""
+    rows = render._why_rows(r"$2^{-8/n}\, 2^{-8(h-1)/n} = 2^{-8h/n}$")
+    assert rows == [r"&\quad\text{(}{2^{-8/n}\, 2^{-8(h-1)/n} = 2^{-8h/n}}\text{)}"]
+    rows = render._why_rows(r"Euler: $\sin z = (e^{iz} - e^{-iz})/2i$")
+    assert rows == [r"&\quad\text{(Euler:}", r"&\quad{\sin z = (e^{iz} - e^{-iz})/2i}\text{)}"]
+
+
+def test_wide_products_break_between_factors_with_the_number_in_front():
+    """Angle addition's step (a - b) * 1/(2i) was broken inside its parentheses, and its factor -i/2,
+    left at the end, started a line of its own and read as a subtraction."""
+    import sympy
+
+    x, y = sympy.symbols("x y", real=True)
+    plus = (sympy.cos(x) + sympy.I * sympy.sin(x)) * (sympy.cos(y) + sympy.I * sympy.sin(y))
+    minus = (sympy.cos(x) - sympy.I * sympy.sin(x)) * (sympy.cos(y) - sympy.I * sympy.sin(y))
+    rows = render._side_rows(sympy.Mul(plus - minus, 1 / (2 * sympy.I), evaluate=False), "&= ")
+    assert rows[0].startswith(r"&= - \frac{i}{2} \bigl(") and rows[-1].endswith(r"\bigr)")
+    assert not any(row.startswith(r"&\quad - \frac") for row in rows)
+    assert [row.startswith(r"&\quad \quad \quad \cdot") for row in rows] == [False, True, False, True]
+    assert all(render.visible_length(row) <= render._WIDE + 4 for row in rows), rows
 
 
 def test_unevaluated_products_join_numbers_with_a_dot():
@@ -220,3 +245,15 @@ def test_a_short_step_and_its_justification_start_at_the_left():
     rows = render._step_rows(Equal(sympy.sin(2 * x), 2 * sympy.sin(x) * sympy.cos(x), "double angle"))
     assert rows[0].startswith("&") and rows[0].count("&") == 1 and "&=" not in rows[0]
     assert rows[1] == r"&\quad\text{(double angle)}"
+
+
+def test_wide_sums_over_an_index_break_inside_their_summand():
+    """rope-relative's sum over the pairs was one row, and a phone broke it inside its parentheses."""
+    import sympy
+
+    j, n = sympy.symbols("j n", integer=True)
+    k, q = sympy.IndexedBase("k"), sympy.IndexedBase("q")
+    summand = (k[j] * sympy.sin(n) + k[j + 1] * sympy.cos(n)) * (q[j] * sympy.sin(n) + q[j + 1] * sympy.cos(n))
+    rows = render._side_rows(sympy.Sum(summand + q[j] * k[j] * sympy.cos(2 * n), (j, 0, n - 1)), "&= ")
+    assert rows[0].startswith(r"&= \sum_{j=0}^{n - 1} \bigl(") and rows[-1].endswith(r"\bigr)")
+    assert len(rows) > 2 and all(render.visible_length(row) <= render._WIDE + 6 for row in rows), rows

@@ -251,15 +251,28 @@ def layer_table_cells(rows: list[dict[str, Any]]) -> list[tuple[str, ...]]:
     return table
 
 
-def layer_table_markdown(rows: list[dict[str, Any]]) -> str:
+def layer_table_markdown(rows: list[dict[str, Any]], *, transposed: bool = False) -> str:
     """:func:`layer_table_cells` as a Markdown table (for a page).
+
+    With ``transposed``, one column per group of layers and one row per
+    field: a model has a few groups and the table has twelve fields, so the
+    turned table fits a page's text column (the twelve columns scrolled
+    sideways even on a laptop) and shows every field.
 
     Examples
     --------
-    >>> print(layer_table_markdown(layer_table({"model_type": "llama4_text", "num_hidden_layers": 4})).splitlines()[2])
+    >>> rows = layer_table({"model_type": "llama4_text", "num_hidden_layers": 4})
+    >>> print(layer_table_markdown(rows).splitlines()[2])
     | 0-2 | rope | chunked | default | 500000 | 128/128 | interleaved | 1 | 6.283 | 2.559e+06 | 1048576 | 16 |
+    >>> print("\\n".join(layer_table_markdown(rows, transposed=True).splitlines()[:4]))
+    | layers | 0-2 | 3 |
+    |---|---|---|
+    | kind | rope | nope (T) |
+    | type | chunked | full |
     """
     cells = layer_table_cells(rows)
+    if transposed:
+        cells = list(zip(*cells, strict=True))
     lines = ["| " + " | ".join(cells[0]) + " |", "|" + "---|" * len(cells[0])]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in cells[1:]]
     return "\n".join(lines)

@@ -21,6 +21,7 @@ that last; the numbers are for float32 models).
 from __future__ import annotations
 
 import math
+import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -573,6 +574,31 @@ def sources_markdown() -> str:
     """
     lines = ["| implementation | pairs | angle | read from |", "|---|---|---|---|"]
     for source in SOURCES.values():
-        files = "<br>".join(f"`{path}` @ `{commit[:12]}`" for path, commit in source.files)
-        lines.append(f"| {source.name} | {source.layouts} | {source.angle} | {source.repository}:<br>{files} |")
+        lines.append(f"| {source.name} | {source.layouts} | {source.angle} | {_files_cell(source)} |")
     return "\n".join(lines)
+
+
+def _files_cell(source: Source) -> str:
+    """The files of ``source`` for a table cell: their shared folder once, each commit once when all share it.
+
+    vLLM's eight files, each written out with its folder, made the table several screens tall on a
+    phone (issue 24).
+
+    Examples
+    --------
+    >>> source = Source("x", "owner/repo", (("a/b/c.py", "1" * 40), ("a/b/d.py", "2" * 40)), "", "")
+    >>> _files_cell(source)
+    'owner/repo, in `a/b/`:<br>`c.py` @ `111111111111`, `d.py` @ `222222222222`'
+    >>> _files_cell(Source("x", "owner/repo", (("a/c.py", "v1"), ("b/d.py", "v1")), "", ""))
+    'owner/repo @ `v1`:<br>`a/c.py`, `b/d.py`'
+    """
+    paths = [path for path, _ in source.files]
+    folder = posixpath.commonpath(paths) if len(paths) > 1 else ""
+    names = [path[len(folder) + 1 :] if folder else path for path in paths]
+    commits = {commit for _, commit in source.files}
+    where = source.repository + (f", in `{folder}/`" if folder else "")
+    if len(commits) == 1:
+        return f"{where} @ `{commits.pop()[:12]}`:<br>" + ", ".join(f"`{name}`" for name in names)
+    return f"{where}:<br>" + ", ".join(
+        f"`{name}` @ `{commit[:12]}`" for name, (_, commit) in zip(names, source.files, strict=True)
+    )

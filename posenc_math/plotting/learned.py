@@ -357,8 +357,16 @@ def pca_positions(projection: ArrayLike, explained: ArrayLike, *, label_every: i
     n_first = min(check_int("n_first", n_first, minimum=2), len(projection))
     figure, (plane, curves) = plt.subplots(2, 1, figsize=(6.4, 8.2), layout="constrained", height_ratios=[1.5, 1])
     points = plane.scatter(projection[:, 0], projection[:, 1], c=np.arange(len(projection)), cmap="cividis", s=9)
+    # A label near one already written goes below its point instead of above (MiniLM's 200 and
+    # 500 lie side by side and their labels overlapped); "near" is a tenth of the cloud's size.
+    size = float(np.ptp(projection, axis=0).max()) or 1.0
+    written: list[np.ndarray] = []
     for position in range(0, len(projection), label_every):
-        plane.annotate(str(position), projection[position], textcoords="offset points", xytext=(4, 4), fontsize=8)
+        point = projection[position]
+        crowded = any(np.abs(point - other).max() < size / 10 for other in written)
+        offset = (4, -11) if crowded else (4, 4)
+        plane.annotate(str(position), point, textcoords="offset points", xytext=offset, fontsize=8)
+        written.append(point)
     plane.set_aspect("equal", adjustable="datalim")
     plane.set_xlabel(f"component 1 ({100 * explained[0]:.1f}% of variance)")
     plane.set_ylabel(f"component 2 ({100 * explained[1]:.1f}% of variance)")
@@ -367,10 +375,10 @@ def pca_positions(projection: ArrayLike, explained: ArrayLike, *, label_every: i
     curves.plot(first, projection[:n_first, 0], marker="o", markersize=3, label="component 1")
     curves.plot(first, projection[:n_first, 1], marker="s", markersize=3, linestyle="--", label="component 2")
     curves.axhline(0.0, color="0.6", linewidth=0.4)
-    curves.set_xlabel("position")
+    curves.set_xlabel(f"position (0 .. {n_first - 1})")
     curves.set_ylabel("coordinate")
-    curves.set_title(f"positions 0 .. {n_first - 1}", fontsize=10)
-    curves.legend(fontsize=8)
+    # above the panel: inside, every place is crossed by the curves (issue 24)
+    curves.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=2, frameon=False)
     return figure
 
 

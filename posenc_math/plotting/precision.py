@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 
 from .._validate import check_int
 from ..analysis import exact_integer_limit
-from ..precision import phase_error, phase_error_bound, unit_roundoff
+from ..precision import phase_error, phase_error_bound
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -187,17 +187,19 @@ def phase_error_growth(
             axes.loglog(positions, worst, ".", color="#CC79A7", markersize=4, label=label)
         else:
             axes.loglog(positions, worst, _STYLES[kind], color=_COLOURS[kind], linewidth=1.5, label=label)
-    for name in ("bfloat16", "float16", "float32"):
-        axes.loglog(positions, phase_error_bound(positions, name), color="0.6", linewidth=0.7, linestyle=(0, (4, 3)))
-        where = min(float(positions[-1]), 8.0 / unit_roundoff(name))
-        axes.annotate(
-            f"p u ({name})",
-            (where, where * unit_roundoff(name)),
-            xytext=(-4, 3),
-            textcoords="offset points",
-            ha="right",
-            fontsize=7,
-            color="0.35",
+    # The bounds in the legend, not beside their lines: beside them, the labels of bfloat16 and
+    # float16 met at the top of a phone's narrower figure (issue 24).  Above pi a bound says
+    # nothing (errors are wrapped to [-pi, pi]): it stops there, and the band above pi holds
+    # the label of the pi line alone.
+    for index, name in enumerate(("bfloat16", "float16", "float32")):
+        bound = phase_error_bound(positions, name)
+        axes.loglog(
+            positions,
+            np.where(bound <= np.pi, bound, np.nan),
+            color="0.6",
+            linewidth=0.7,
+            linestyle=(0, (4, 3)),
+            label="p u: one rounding of the angle" if index == 0 else None,
         )
     axes.axhline(np.pi, color="0.3", linewidth=0.8)
     axes.annotate(
@@ -256,31 +258,19 @@ def position_spacing(stop: int = 10**8, *, formats: Sequence[str] = ("bfloat16",
         dtype = resolve_float_dtype(name)
         finite = powers[powers <= _largest_held(name)]
         gaps = np.spacing(finite.astype(dtype)).astype(np.float64)
-        axes.step(finite, gaps, where="post", color=_COLOURS[name], linestyle=_STYLES[name], linewidth=1.5, label=name)
         limit = exact_integer_limit(name)
+        # the last exact position goes into the legend: written beside its dot, 256 and 2,048 sat
+        # on the curves and 16,777,216 ran past the frame on a phone (issue 24)
+        label = f"{name}: exact up to {limit:,} (dot)"
+        axes.step(finite, gaps, where="post", color=_COLOURS[name], linestyle=_STYLES[name], linewidth=1.5, label=label)
         axes.plot([limit], [float(np.spacing(dtype.type(limit)))], "o", color=_COLOURS[name], markersize=5)
-        axes.annotate(
-            f"{limit:,}",
-            (limit, float(np.spacing(dtype.type(limit)))),
-            xytext=(5, -12),
-            textcoords="offset points",
-            fontsize=8,
-            color=_COLOURS[name],
-        )
-    axes.axhline(1.0, color="0.3", linewidth=0.8)
-    axes.annotate(
-        "gap 1: neighbours still distinct",
-        (powers[0], 1.0),
-        xytext=(2, 4),
-        textcoords="offset points",
-        fontsize=8,
-        color="0.3",
-    )
+    axes.axhline(1.0, color="0.3", linewidth=0.8, label="gap 1: neighbours still distinct")
     axes.set_xscale("log", base=2)
     axes.set_yscale("log", base=2)
     axes.set_xlabel("position p")
     axes.set_ylabel("gap to the next number held")
-    axes.legend(fontsize=8, frameon=False, loc="upper left")
+    # above the frame: inside, its longer lines reached the bfloat16 steps on a phone
+    axes.legend(fontsize=8, frameon=False, loc="lower left", bbox_to_anchor=(0, 1))
     return figure
 
 

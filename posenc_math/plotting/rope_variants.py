@@ -481,7 +481,9 @@ def xpos_decay(
         top.plot(offsets, scales[:, pair], color=colour, label=f"pair {pair}")
     top.set_ylabel("zeta_j ** (offset / scale_base)")
     top.set_ylim(0, 1.05)
-    top.legend(frameon=False, ncol=len(pairs))
+    # upper right, where every scale has fallen: across the top, the legend lay on the curves
+    # at 1 and on the axis label on a phone (issue 24)
+    top.legend(frameon=False, ncol=2, loc="upper right")
     bottom.plot(offsets, rope_scores, color=_COLOURS[0], lw=0.8, label="RoPE")
     bottom.plot(offsets, xpos_scores, color=_COLOURS[4], lw=1.2, label="xPos")
     bottom.set_ylabel("score")

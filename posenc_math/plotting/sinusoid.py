@@ -16,6 +16,7 @@ from .._validate import check_int, check_table
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
 
 __all__ = [
     "bits_and_waves",
@@ -337,15 +338,18 @@ def offset_curve(
     marks = {} if first_increase is None else dict(first_increase)
     figure, axes = plt.subplots(figsize=(7.5, 3.5), layout="constrained")
     markers = "osd^v"
+    handles: list[Line2D | tuple[Line2D, Line2D]] = []
+    labels: list[str] = []
     for index, (label, values) in enumerate(checked.items()):
         offsets = np.arange(values.size)
-        (line,) = axes.plot(offsets, values, linewidth=1.1, label=label)
+        (line,) = axes.plot(offsets, values, linewidth=1.1)
+        handle: Line2D | tuple[Line2D, Line2D] = line
         offset = marks.get(label)
         if offset is not None:
             offset = check_int("first_increase offset", offset, minimum=1)
             if offset >= values.size:
                 raise ValueError(f"first_increase[{label!r}]={offset} is past the end of the curve")
-            axes.plot(
+            (mark,) = axes.plot(
                 [offset - 1, offset],
                 values[[offset - 1, offset]],
                 linestyle="none",
@@ -353,18 +357,16 @@ def offset_curve(
                 color=line.get_color(),
                 markersize=6,
             )
-            axes.annotate(
-                f"rises at k = {offset}",
-                (offset, values[offset]),
-                textcoords="offset points",
-                xytext=(6, 8),
-                fontsize=8,
-                color=line.get_color(),
-            )
+            # said in the legend, not beside the mark: beside it, the note ran into the
+            # next curve where curves lie close (a phone's narrower figure, issue 24)
+            handle = (line, mark)
+            label = f"{label}: rises at k = {offset}"
+        handles.append(handle)
+        labels.append(label)
     axes.axhline(0.0, color="0.6", linewidth=0.5)
     axes.set_xlabel("offset k (positions)")
     axes.set_ylabel(ylabel)
-    axes.legend(fontsize=8, loc="upper right")
+    axes.legend(handles, labels, fontsize=8, loc="upper right")
     return figure
 
 

@@ -25,12 +25,13 @@ the same page.
 from __future__ import annotations
 
 import contextvars
+import itertools
 
 import sympy
 
 from .core import Chain, Conclusion, Equal, Fact, Holds, Result, Termwise, Theorem, Use
 from .language import Definition, PermutationSymbol, _Named, unfold
-from .printing import _pack, visible_length
+from .printing import _SETTINGS, _Printer, visible_length
 from .printing import latex as _latex
 
 __all__ = [
@@ -50,6 +51,9 @@ CHECKING_PAGE = "checking"
 #: A line wider than about this many printed characters is broken (a 390 px
 #: phone shows about 30 characters of display math).
 _WIDE = 30
+#: A justification's line, in characters of text (a formula counts one and a half per character): at 34,
+#: "(multiply out: the imaginary parts" did not fit a phone's proof box and MathJax broke it again.
+_WHY_WIDE = 31
 
 
 def label(theorem_id: str) -> str:
@@ -107,19 +111,138 @@ def _aligned(rows: list[str]) -> str:
     return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
 
 
-def _pieces(expression) -> list[str]:
-    """LaTeX of the top-level terms (a sum) or factors (a product), in printed order, for breaking."""
-    if isinstance(expression, sympy.Add):
-        terms = [latex(term) for term in expression.as_ordered_terms()]
-        return [terms[0]] + [term if term.startswith("-") else f"+ {term}" for term in terms[1:]]
-    if isinstance(expression, sympy.Mul) and len(expression.args) > 1:
-        coefficient, factors = expression.as_coeff_mul()
-        if coefficient == 1:
-            return [
-                latex(factor) if not isinstance(factor, sympy.Add) else f"\\left({latex(factor)}\\right)"
-                for factor in factors
-            ]
-    return [latex(expression)]
+def _terms(expression) -> list:
+    """The terms of a sum in the order the printer writes them."""
+    return list(_Printer(_SETTINGS)._as_ordered_terms(expression))
+
+
+def _factors(expression) -> tuple[object, list]:
+    """A product as (its number in front, the other factors: reciprocals, the rest in printed order, sums).
+
+    The number is the product of every numeric factor when the factors
+    commute, and the sums come last (so ``(a - b) \\cdot \\frac{1}{2i}`` reads ``-\\frac{i}{2} (a - b)``:
+    a number left at the end of a broken line would start the next line and
+    read as a subtraction); factors that do not commute keep their order."""
+    factors = list(expression.args)
+    if not expression.is_commutative:
+        return sympy.S.One, factors
+    if sympy.Mul(*factors) == expression:  # canonical: in the order the printer writes it
+        factors = list(expression.as_ordered_factors())
+    numbers = [factor for factor in factors if factor.is_number]
+    others = [factor for factor in factors if not factor.is_number]
+    sums = [factor for factor in others if isinstance(factor, sympy.Add)]
+    reciprocals = [factor for factor in others if isinstance(factor, sympy.Pow) and factor.exp.is_negative]
+    rest = [factor for factor in others if factor not in sums and factor not in reciprocals]
+    return sympy.Mul(*numbers), reciprocals + rest + sums
+
+
+def _numerator(tex: str) -> str | None:
+    """The numerator when ``tex`` is one ``\\frac{...}{...}`` (a sign in front allowed), else None.
+
+    Examples
+    --------
+    >>> _numerator(r"- \\frac{a b}{s}"), _numerator(r"\\frac{1}{2} \\left(a + b\\right)")
+    ('a b', None)
+    """
+    tex = tex.removeprefix("- ")
+    if not tex.startswith("\\frac{"):
+        return None
+    depth, groups, start = 0, 0, len("\\frac{")
+    for index, character in enumerate(tex):
+        if character == "{":
+            depth += 1
+        elif character == "}":
+            depth -= 1
+            if depth == 0:
+                groups += 1
+                if groups == 1:
+                    numerator = tex[start:index]
+                if groups == 2:
+                    return numerator if index == len(tex) - 1 else None
+    return None
+
+
+def _rows(expression, width: int = _WIDE) -> list[str]:
+    """LaTeX of ``expression`` on rows of about ``width`` printed characters, broken where a reader breaks it.
+
+    A sum breaks before a top-level sign, a sum over an index inside its
+    summand; a product between its factors (its
+    number first), the next row starting with ``\\cdot`` (not for matrices); a factor that is
+    itself a wide sum is broken inside ``\\bigl( \\bigr)`` the same way.  Each
+    level of breaking indents its continuation rows by a ``\\quad`` more, so the
+    rows show what belongs to what.  MathJax breaks a row that is still too wide
+    at the width of the screen, where it can (inside parentheses too): rows cut
+    here at the terms keep that rare.  An expression that is neither a sum nor a
+    product stays whole, and so does a product printed as one fraction whose numerator fits.
+
+    Examples
+    --------
+    >>> from sympy import Mul, Rational, symbols
+    >>> a, b, c, d, x = symbols("alpha beta gamma delta x", real=True)
+    >>> wide = (a + b + x) * (b + c + x) - (c + d + x) * (a + d + x)
+    >>> for row in _rows(Mul(wide, -Rational(1, 2), evaluate=False), width=12):
+    ...     print(row)
+    - \\frac{1}{2} \\bigl(\\left(\\alpha + \\beta + x\\right)
+    \\quad \\quad \\cdot \\left(\\beta + \\gamma + x\\right)
+    \\quad - \\left(\\alpha + \\delta + x\\right)
+    \\quad \\quad \\cdot \\left(\\delta + \\gamma + x\\right)\\bigr)
+    """
+    whole = latex(expression)
+    if visible_length(whole) <= width:
+        return [whole]
+    numerator = _numerator(whole)
+    narrow_fraction = numerator is not None and visible_length(numerator) <= width  # it prints as wide as its top
+    pieces: list[list[str]] = []  # each piece: its rows (one when it is not broken)
+    lead = None  # a product's number in front
+    joint = ""  # what starts a row that breaks between two pieces
+    if isinstance(expression, sympy.Add) and not isinstance(expression, sympy.MatAdd):
+        for index, term in enumerate(_terms(expression)):
+            first, *more = _rows(term, width)
+            if index and not first.startswith("-"):
+                first = f"+ {first}"
+            pieces.append([first, *more])
+    elif isinstance(expression, sympy.Mul) and len(expression.args) > 1 and not narrow_fraction:
+        joint = "\\cdot" if expression.is_commutative else ""  # matrices: side by side, as before
+        number, factors = _factors(expression)
+        if number != 1:
+            lead = "-" if number == -1 else latex(number)  # stays with what follows it
+            pieces.append([lead])
+        for factor in factors:
+            if isinstance(factor, sympy.Add):
+                first, *more = _rows(factor, width - 2)
+                if not more:
+                    pieces.append([f"\\left({first}\\right)"])
+                else:
+                    *middle, last = (f"\\quad {row}" for row in more)
+                    pieces.append([f"\\bigl({first}", *middle, f"{last}\\bigr)"])
+            else:
+                tex = latex(factor)
+                pieces.append([f"\\left({tex}\\right)" if tex.startswith("-") else tex])
+    elif isinstance(expression, sympy.Sum) and len(expression.limits) == 1:
+        # a sum over an index: its sign, then its summand broken inside \\bigl( \\bigr)
+        index, low, high = expression.limits[0]
+        sign = f"\\sum_{{{latex(index)}={latex(low)}}}^{{{latex(high)}}}"
+        first, *more = _rows(expression.function, width - 2)
+        if not whole.startswith(sign) or not more:
+            return [whole]
+        *middle, last = (f"\\quad {row}" for row in more)
+        return [f"{sign} \\bigl({first}", *middle, f"{last}\\bigr)"]
+    else:
+        return [whole]
+    rows, current = [], ""
+    for piece in pieces:
+        first = piece[0]
+        # a term broken over rows starts a row of its own; a product's bracket may follow its number
+        broken_term = len(piece) > 1 and not joint
+        if current and current != lead and (broken_term or visible_length(f"{current} {first}") > width):
+            rows.append(current)
+            current = f"\\quad {joint}" if joint else ""
+        current = f"{current} {first}".strip()
+        if len(piece) > 1:
+            rows += [current, *piece[1:-1]]
+            current = piece[-1]
+    rows.append(current)
+    return rows
 
 
 def _side_rows(expression, prefix: str) -> list[str]:
@@ -127,13 +250,10 @@ def _side_rows(expression, prefix: str) -> list[str]:
     whole = latex(expression)
     if visible_length(whole) <= _WIDE:
         return [f"{prefix}{whole}"]
-    pieces = _pieces(expression)
-    if len(pieces) == 1:
-        if "\\begin{aligned}" in whole and prefix.strip("& "):
-            # a matrix with entries over several lines starts its own row, under its relation
-            return [prefix.rstrip(), f"&\\quad {whole}"]
-        return [f"{prefix}{whole}"]
-    rows = _pack(pieces, _WIDE)
+    rows = _rows(expression)
+    if len(rows) == 1 and "\\begin{aligned}" in whole and prefix.strip("& "):
+        # a matrix with entries over several lines starts its own row, under its relation
+        return [prefix.rstrip(), f"&\\quad {whole}"]
     return [f"{prefix}{rows[0]}"] + [f"&\\quad {row}" for row in rows[1:]]
 
 
@@ -168,19 +288,28 @@ def _why_rows(why: str) -> list[str]:
     """A justification on its own line(s) under the step, wrapped to the phone's width.
 
     Words are set as text and ``$...$`` as math, so a formula in a
-    justification reads as one (never ``e^(-ln x)`` in text).
+    justification reads as one (never ``e^(-ln x)`` in text).  Lines break
+    at spaces only: a parenthesis or a colon stays with the formula it
+    touches (a lone ``(`` on a line of its own read as a stray bracket).
     """
+    words: list[list[tuple[str, bool]]] = []  # tokens with no space between them
+    for token, spaced in _why_tokens(f"({why})"):
+        if spaced or not words:
+            words.append([])
+        words[-1].append((token, spaced))
     lines: list[list[tuple[str, bool]]] = [[]]
     used = 0
-    for token, spaced in _why_tokens(f"({why})"):
+    for word in words:
         # a formula prints wider than its letters: italics, spacing around relations
-        size = round(1.5 * visible_length(token.strip("$"))) if token.startswith("$") else len(token)
-        if lines[-1] and used + size + 1 > 34:
+        size = sum(
+            round(1.5 * visible_length(token.strip("$"))) if token.startswith("$") else len(token) for token, _ in word
+        )
+        if lines[-1] and used + size + 1 > _WHY_WIDE:
             lines.append([])
             used = 0
-            spaced = False
-        lines[-1].append((token, spaced))
-        used += size + (1 if spaced else 0)
+            word = [(word[0][0], False), *word[1:]]
+        lines[-1] += word
+        used += size + (1 if word[0][1] else 0)
     return [f"&\\quad{_why_line(line)}" for line in lines]
 
 
@@ -546,26 +675,63 @@ _SCOPE_COLOURS = {"general": "#e6f2e6", "instances": "#fff1cc", "computation": "
 
 
 def _ordered_layers(graph: dict[str, list[str]], depth: dict[str, int]) -> dict[int, list[str]]:
-    """Nodes per layer, ordered to keep arrows short (two barycentre sweeps)."""
+    """Nodes per layer, ordered to keep arrows short and uncrossed: each node at the mean place of its
+    neighbours in both directions (what it uses and what uses it), in sweeps down and up the layers.
+
+    Ordering a layer by what its nodes use alone put shift-full's waypoint to blockdiag-blockwise
+    at the far end of its layer and shift-full half-way between: two long arrows across the graph.
+    """
     layers: dict[int, list[str]] = {}
     for node in graph:
         layers.setdefault(depth[node], []).append(node)
-    users: dict[str, list[str]] = {node: [] for node in graph}
+    neighbours: dict[str, set[str]] = {node: set() for node in graph}
     for node, used in graph.items():
         for target in used:
-            if target in users:
-                users[target].append(node)
-    for _ in range(2):
-        rank = {node: row for nodes in layers.values() for row, node in enumerate(nodes)}
-        for level in sorted(layers)[1:]:
-            layers[level].sort(key=lambda n: sum(rank[u] for u in graph[n] if u in rank) / max(len(graph[n]), 1))
-            rank.update({node: row for row, node in enumerate(layers[level])})
-        if 0 in layers:
-            linked = [n for n in layers[0] if users[n]]
-            alone = [n for n in layers[0] if not users[n]]
-            linked.sort(key=lambda n: sum(rank[u] for u in users[n]) / len(users[n]))
-            layers[0] = linked + alone
-    return layers
+            if target in neighbours:
+                neighbours[node].add(target)
+                neighbours[target].add(node)
+    levels = sorted(layers)
+    for _ in range(4):
+        for level in [*levels[1:], *levels[::-1]]:
+            # places as fractions of their layer's height, so layers of different sizes compare
+            place = {node: (row + 0.5) / len(nodes) for nodes in layers.values() for row, node in enumerate(nodes)}
+
+            def centre(node: str, place: dict[str, float] = place) -> float:
+                near = [place[other] for other in neighbours[node]]
+                return sum(near) / len(near) if near else place[node]
+
+            layers[level].sort(key=centre)
+    # then swap neighbours in a layer while that removes crossings (layers hold a few nodes)
+    edges = [(node, target) for node, used in graph.items() for target in used if target in neighbours]
+
+    def crossings() -> int:
+        row = {node: index for nodes in layers.values() for index, node in enumerate(nodes)}
+        spans = [(depth[a], row[a], row[b]) if depth[a] > depth[b] else (depth[b], row[b], row[a]) for a, b in edges]
+        return sum(
+            1
+            for (level, top, bottom), (other_level, other_top, other_bottom) in itertools.combinations(spans, 2)
+            if level == other_level and (top - other_top) * (bottom - other_bottom) < 0
+        )
+
+    # moves of one node to another place in its layer, kept when they do not add crossings (a move that
+    # keeps the count can open the way to one that lowers it); the best order seen wins
+    best, best_layers = crossings(), {level: list(nodes) for level, nodes in layers.items()}
+    for _ in range(12):
+        if best == 0:
+            break
+        for nodes in layers.values():
+            for node in list(nodes):
+                start = nodes.index(node)
+                counts = []
+                for index in range(len(nodes)):
+                    nodes.remove(node)
+                    nodes.insert(index, node)
+                    counts.append((crossings(), abs(index - start), index))
+                nodes.remove(node)
+                nodes.insert(min(counts)[2], node)
+                if min(counts)[0] < best:
+                    best, best_layers = min(counts)[0], {level: list(row) for level, row in layers.items()}
+    return best_layers
 
 
 def dependency_graph_svg(
@@ -714,10 +880,13 @@ def dependency_graph_svg(
                     (place[key] for key in place if key.startswith(f"\0{node}\0{target}\0")), reverse=True
                 )
                 if waypoints:  # a line through the free places, the arrow's head on the last stretch
-                    xs = [place[node][0] - 0.3, *(x for x, _ in waypoints)]
-                    ys = [place[node][1], *(y for _, y in waypoints)]
-                    axes.plot(xs, ys, color="0.45", lw=0.8)
-                    tail: tuple[float, float] = waypoints[-1]
+                    # level through each free place, across the width of a box: a slanted line to
+                    # its centre cut through the box above or below it (shift-full's through
+                    # single-sine-not-linear)
+                    xs = [place[node][0] - 0.3, *(x + side for x, _ in waypoints for side in (0.45, -0.45))]
+                    ys = [place[node][1], *(y for _, y in waypoints for _side in (0, 1))]
+                    axes.plot(xs, ys, color="0.3", lw=0.8)
+                    tail: tuple[float, float] = (xs[-1], ys[-1])
                     tail_coords: object = "data"
                 else:
                     tail, tail_coords = (0.0, 0.5), boxes[node]
@@ -729,7 +898,8 @@ def dependency_graph_svg(
                     textcoords=tail_coords,  # type: ignore[arg-type]
                     arrowprops={
                         "arrowstyle": "-|>",
-                        "color": "0.45",
+                        "color": "0.3",
+                        "mutation_scale": 14,  # heads a reader sees where several arrows meet
                         "shrinkA": 0 if waypoints else 3,
                         "shrinkB": 3,
                         "lw": 0.8,

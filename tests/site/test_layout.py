@@ -16,7 +16,8 @@ measured after MathJax has typeset it and its fonts have arrived:
   does with it: tests/site/test_figures.py);
 - at 1280 px, "On this page" (furo's page contents) is shown beside the
   text on every page that has one, also after scrolling half-way down;
-- at 390 px every table either fits its column or says that it scrolls (a
+- at 1280 px every table fits its column; at 390 px every table either fits
+  its column or says that it scrolls (a
   visible line above it, and shadows on the edges that hide columns), and
   start-here's comparison of schemes fits (one card per scheme).
 """
@@ -293,3 +294,13 @@ def test_table_problems_fails_without_a_cue():
     assert table_problems([wide])
     assert not table_problems([{**wide, "marked": True, "hint": '"Scroll sideways for more columns"'}])
     assert not table_problems([{**wide, "fits": True}])
+
+
+def test_every_table_fits_a_laptop(layouts):
+    """At 1280 px no table scrolls sideways: model-config's per-layer tables, twelve columns wide,
+    did (issue 24); they are turned now, a column per group of layers."""
+    problems = {
+        page: [f"{t['columns']} columns: {t['text']}" for t in m["tables"] if not t["fits"]]
+        for page, m in layouts[1280].items()
+    }
+    assert not any(problems.values()), "tables wider than the text column at 1280 px:\n" + report(problems)
