@@ -257,3 +257,22 @@ def test_wide_sums_over_an_index_break_inside_their_summand():
     rows = render._side_rows(sympy.Sum(summand + q[j] * k[j] * sympy.cos(2 * n), (j, 0, n - 1)), "&= ")
     assert rows[0].startswith(r"&= \sum_{j=0}^{n - 1} \bigl(") and rows[-1].endswith(r"\bigr)")
     assert len(rows) > 2 and all(render.visible_length(row) <= render._WIDE + 6 for row in rows), rows
+
+
+def test_each_conclusion_has_its_own_condition_under_it():
+    """Several conclusions with conditions of their own: each condition under its display, none run together
+    in the sentence that names the domain (T5's buckets read as one run of fragments)."""
+    theorem = theorems.get("deberta-relative")
+    text = render.theorem_myst(theorem, theorems.verify_one(theorem.id))
+    statement = text.split("**verified**")[0]
+    places = []
+    for conclusion in theorem.conclusions:
+        display = "$$\n" + render.statement_latex([conclusion]) + "\n$$"
+        assert display in statement
+        at = statement.index(display) + len(display)
+        if conclusion.where:
+            assert statement[at:].lstrip("\n").startswith("Here, " + conclusion.where), conclusion.where
+        places.append(at)
+    assert places == sorted(places)
+    domain_sentence = statement.rstrip().rsplit("\n\n", 1)[-1]
+    assert not any(c.where and c.where in domain_sentence for c in theorem.conclusions)

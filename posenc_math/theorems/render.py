@@ -360,11 +360,27 @@ def statement_latex(conclusions) -> str:
 
 
 def _statement_lines(conclusions) -> list[str]:
-    """One display per conclusion (a statement with several reads as a list)."""
+    """One display per conclusion (a statement with several reads as a list); when there are several, each
+    one's own condition (``where``) stands under it, not in one run with the others'."""
     lines = []
+    several = len(conclusions) > 1
     for conclusion in conclusions:
         lines += _display(statement_latex([conclusion]))
+        if several and conclusion.where:
+            lines += [_sentence(conclusion.where), ""]
     return lines
+
+
+def _sentence(text: str) -> str:
+    """A conclusion's ``where`` as the sentence under its display.
+
+    Examples
+    --------
+    >>> _sentence("a query $k$ or more positions after its key")
+    'Here, a query $k$ or more positions after its key.'
+    """
+    text = text.strip()
+    return "Here, " + (text if text.endswith((".", "?", "!")) else text + ".")
 
 
 def _describe(symbol) -> str:
@@ -589,7 +605,7 @@ def theorem_myst(theorem: Theorem, result: Result, checking: str = CHECKING_PAGE
 def _theorem_myst(theorem: Theorem, result: Result, checking: str) -> str:
     status = "verified" if result.ok else "FAILED"
     scope = f"scope **{theorem.scope}**" + (f": {theorem.scope_note}" if theorem.scope_note else "")
-    where = _where(theorem.conclusions)
+    where = _where(theorem.conclusions) if len(theorem.conclusions) == 1 else []
     lines = [
         f"::::{{prf:theorem}} {theorem.title}",
         f":label: {label(theorem.id)}",
