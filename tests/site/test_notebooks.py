@@ -45,3 +45,45 @@ def test_downloaded_notebook_runs_standalone(site_dir, page, tmp_path, monkeypat
     client.execute()  # raises CellExecutionError, with the cell and its traceback, on any failing cell
     errors = [output for cell in notebook.cells for output in cell.get("outputs", []) if output.output_type == "error"]
     assert not errors
+
+
+CELL = re.compile(r"```\{code-cell\}[^\n]*\n(?P<body>.*?)\n```", re.S)
+
+
+def shown_plumbing(source: str) -> list[str]:
+    """Code cells of a MyST notebook a reader would see but has no use for: a cell that writes a Markdown
+    table (``markdown_format: myst``) with its code shown, or a shown cell of only imports and ``glue`` calls.
+
+    Examples
+    --------
+    >>> table = "```{code-cell} ipython3\\n---\\nmystnb:\\n  markdown_format: myst\\n---\\nMarkdown(t)\\n```"
+    >>> shown_plumbing(table)
+    ['Markdown(t)']
+    >>> shown_plumbing(table.replace("---\\nmystnb", "---\\ntags: [remove-input]\\nmystnb"))
+    []
+    >>> shown_plumbing('```{code-cell} ipython3\\nfrom myst_nb import glue\\nglue("n", 3, display=False)\\n```')
+    ['from myst_nb import glue']
+    >>> shown_plumbing("```{code-cell} ipython3\\nimport numpy as np\\nnp.arange(3)\\n```")
+    []
+    """
+    found = []
+    for match in CELL.finditer(source):
+        body = match.group("body")
+        header, code = "", body
+        if body.startswith("---\n"):
+            header, _, code = body[4:].partition("\n---\n")
+        elif body.startswith(":tags:"):
+            header, _, code = body.partition("\n")
+        if re.search(r"(remove|hide)-(input|cell)", header):
+            continue
+        lines = [line for line in code.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+        only_setup = all(re.match(r"(import |from \S+ import |glue\()", line) for line in lines)
+        if "markdown_format: myst" in header or (lines and only_setup):
+            found.append(lines[0] if lines else "")
+    return found
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+def test_no_plumbing_is_shown(page):
+    """Readers see the code they would run or copy; tables' Markdown calls and glue-only cells stay hidden."""
+    assert not shown_plumbing((DOCS / f"{page}.md").read_text(encoding="utf-8"))
