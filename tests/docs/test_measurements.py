@@ -138,3 +138,14 @@ def test_a_library_section_is_read_from_the_record(make_app, tmp_path):
 def test_a_section_the_record_lacks_is_a_build_error(make_app, tmp_path):
     _, warnings = build_section(make_app, tmp_path, "memory")
     assert "no section 'memory' in the record (it has: tables)" in warnings
+
+
+def test_the_recorded_page_timings_cover_every_page():
+    """The performance page's timings are of the site as it is: a page added since the last
+    `tools/bench_site.py pages --record docs/data` fails here (three pages were missing once)."""
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    recorded = set(json.loads((docs / "data" / "site-pages.json").read_text(encoding="utf-8"))["pages"])
+    pages = {f"{page.stem}.html" for page in docs.glob("*.md")} | {"genindex.html", "search.html"}
+    assert recorded == pages, {"not measured": sorted(pages - recorded), "no longer built": sorted(recorded - pages)}
