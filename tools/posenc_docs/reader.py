@@ -28,6 +28,7 @@ import os
 import posixpath
 import re
 import shutil
+import textwrap
 import time
 from pathlib import Path
 
@@ -153,8 +154,27 @@ def bibtex_entry(*, key: str, title: str, url: str, version: str, theorems: list
     if year:
         fields.append(("year", year))
     fields.append(("note", note))
-    body = "".join(f"  {name:<7} = {{{value}}},\n" for name, value in fields)
+    body = "".join(f"  {name:<7} = {{{_wrapped(value)}}},\n" for name, value in fields)
     return f"@online{{{key},\n{body}}}"
+
+
+#: Where a field's value starts in :func:`bibtex_entry` (``  note    = {``), and the widest line it writes.
+_VALUE_COLUMN, _WIDEST = 13, 72
+
+
+def _wrapped(value: str) -> str:
+    """``value`` on lines that fit a code box at a laptop's width, continued under its first character
+    (BibTeX reads a line break inside braces as a space).
+
+    Examples
+    --------
+    >>> print(_wrapped("posenc-math 0.1.0; theorems on this page: " + ", ".join(f"thm-{n:02}" for n in range(12))))
+    posenc-math 0.1.0; theorems on this page: thm-00, thm-01, thm-02,
+                 thm-03, thm-04, thm-05, thm-06, thm-07, thm-08, thm-09,
+                 thm-10, thm-11
+    """
+    lines = textwrap.wrap(value, _WIDEST - _VALUE_COLUMN, break_long_words=False, break_on_hyphens=False)
+    return ("\n" + " " * _VALUE_COLUMN).join(lines) if lines else value
 
 
 def _bibtex_escape(text: str) -> str:
