@@ -54,6 +54,7 @@ def article_texts(html: str) -> list[str]:
     parser.feed(html)
     return [" ".join(piece.split()) for piece in parser.pieces if piece.strip()]
 
+
 #: A backslash and letters (a TeX control word), a MyST role, reST's double backticks.
 MARKUP = re.compile(r"\\[A-Za-z]+|\{(?:term|ref|doc|cite:?\w*|math|numref|eq)\}|``")
 
