@@ -646,13 +646,18 @@ def alibi_slope_plot(head_counts: Sequence[int] = (8, 12, 16, 32)) -> Figure:
 
     markers = "osD^vP"
     figure, axes = plt.subplots(figsize=(7, 3.6), layout="constrained")
+    # Slopes shared by two head counts (12 heads start with the 8 of 8 heads) fall on one point: hollow
+    # markers, larger for the earlier counts, ring each other instead of one hiding the other.
     for index, n_heads in enumerate(head_counts):
         slopes = alibi_slopes(n_heads)
         axes.semilogy(
             np.arange(1, n_heads + 1),
             slopes,
             marker=markers[index % len(markers)],
-            markersize=4,
+            markersize=4 + 2.5 * (len(head_counts) - 1 - index),
+            markerfacecolor="none",
+            markeredgewidth=1.3,
+            linewidth=1.0,
             color=_COLOURS[index % len(_COLOURS)],
             label=f"{n_heads} heads",
         )

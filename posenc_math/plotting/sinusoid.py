@@ -245,7 +245,7 @@ def bits_and_waves(bits: ArrayLike, waves: ArrayLike) -> Figure:
         axes.set_yticks([-1, 0, 1])
         axes.set_title(f"bit {bit} (period {2 ** (bit + 1)})", fontsize=9, loc="left")
     handles, labels = grid[0, 0].get_legend_handles_labels()
-    figure.legend(handles, labels, fontsize=8, loc="outside upper right", ncols=2)
+    figure.legend(handles, labels, fontsize=8, loc="outside upper right", ncols=2, frameon=False)
     grid[-1, 0].set_xlabel("position p (shaded: sinusoid < 0)")
     grid[-1, 0].set_xticks(positions if n_positions <= 32 else positions[:: max(n_positions // 16, 1)])
     return figure
