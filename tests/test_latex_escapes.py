@@ -114,9 +114,13 @@ def test_no_latex_command_eaten_by_an_escape(path):
 
 
 @pytest.mark.parametrize(
-    "path", sorted([*ROOT.glob("docs/*.md"), *ROOT.glob("docs/*.bib")]), ids=lambda path: path.name
+    "path",
+    sorted([*ROOT.glob("docs/*.md"), *ROOT.glob("docs/*.bib"), *python_files()]),
+    ids=lambda path: path.relative_to(ROOT).as_posix(),
 )
 def test_pages_hold_no_control_characters(path):
+    """Pages, bibliographies and the Python that writes pages (the theorems' text is written there): a TAB in
+    a raw string is what an editor's ``\\t`` leaves in ``W_K^\\top`` (it showed as ``W_K^ op``)."""
     lines = [
         (number, repr(match.group(0)))
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)

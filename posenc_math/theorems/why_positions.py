@@ -106,7 +106,7 @@ def attention_permutation_equivariant() -> Theorem:
         scope="general",
         scope_note="symbolic in the number of tokens n, the width w, the matrices M, W_V and the permutation P",
         proof=(
-            r"With $M = W_Q W_K^	op/\sqrt d$, the scores of $PX$ are $P (X M X^\top) P^\top$, and "
+            r"With $M = W_Q W_K^\top/\sqrt d$, the scores of $PX$ are $P (X M X^\top) P^\top$, and "
             r"softmax acts row by row, so it permutes with the rows and columns:",
             chain,
         ),
