@@ -276,3 +276,10 @@ def test_each_conclusion_has_its_own_condition_under_it():
     assert places == sorted(places)
     domain_sentence = statement.rstrip().rsplit("\n\n", 1)[-1]
     assert not any(c.where and c.where in domain_sentence for c in theorem.conclusions)
+
+
+def test_transpose_and_identity_are_written_as_the_prose_writes_them():
+    """T(k)^T with an italic T read as the matrix T itself, and a double-struck identity beside the prose's I."""
+    statements = [render.statement_latex([c]) for c in theorems.get("shift-orthogonal").conclusions]
+    assert "T(k)^{\\top} T(k) &= I" in statements[0]
+    assert "^{T}" not in "".join(statements) and "mathbb" not in "".join(statements)

@@ -52,7 +52,12 @@ def binary_bit() -> Theorem:
     def bit(position):
         return Mod(floor(position / 2**j), 2)
 
-    main = Conclusion(bit(t), (1 - sign(sympy.sin(angle(t)))) / 2, over=(t, j))
+    main = Conclusion(
+        bit(t),
+        (1 - sign(sympy.sin(angle(t)))) / 2,
+        over=(t, j),
+        where=rf"checked for every $t$ and $j \le {MAX_BIT}$ (the two periods below, for every $j$)",
+    )
     wave_period = Conclusion(usin(angle(t + 2 ** (j + 1))), sympy.sin(angle(t)), over=(t, j))
     bit_period = Conclusion(bit(t + 2 ** (j + 1)), bit(t), over=(t, j))
     halving = Conclusion(
@@ -102,9 +107,8 @@ def binary_bit() -> Theorem:
             r"$(0, \pi)$ while bit $j$ is $0$ and through $(\pi, 2\pi)$ while it is $1$.",
         ),
         lead=(
-            r"For integers $t \ge 0$ and $j \ge 0$, with $\operatorname{bit}_j(t) = \lfloor t/2^j\rfloor \bmod 2$ "
-            rf"(the first statement checked for $j \le {MAX_BIT}$, the periods for every $j$); "
-            r"the frequencies $\pi/2^j$ halve from bit to bit, where the sinusoidal encoding's are multiplied by "
-            r"$b^{-2/d}$:"
+            r"For integers $t \ge 0$ and $j \ge 0$, bit $j$ of $t$, $\lfloor t/2^j\rfloor \bmod 2$, is read "
+            r"off the sign of a sinusoid; the frequencies $\pi/2^j$ halve from bit to bit, where the sinusoidal "
+            r"encoding's are multiplied by $b^{-2/d}$:"
         ),
     )

@@ -131,11 +131,17 @@ class _Printer(LatexPrinter):
         return terms
 
     def _print_Transpose(self, expr) -> str:
-        # a named matrix (T(k), Pi, A_j) is transposed without parentheses: T(k)^T, as textbooks write it
+        # a named matrix (T(k), Pi, A_j) is transposed without parentheses: T(k)^T, as textbooks write it;
+        # the transpose is \top, as the pages' prose writes it (an italic T read as the matrix T)
         matrix = expr.arg
         if getattr(type(matrix), "definition", None) is not None:
-            return f"{self._print(matrix)}^{{T}}"
-        return super()._print_Transpose(expr)
+            return f"{self._print(matrix)}^{{\\top}}"
+        printed = super()._print_Transpose(expr)
+        return printed[: -len("^{T}")] + "^{\\top}" if printed.endswith("^{T}") else printed
+
+    def _print_Identity(self, expr) -> str:
+        # the identity matrix is I, as the prose writes it (SymPy prints a double-struck I)
+        return "I"
 
     def _needs_function_brackets(self, expr) -> bool:
         # sin k omega, sin omega (k + l) without brackets: a product of symbols, numbers and sums
