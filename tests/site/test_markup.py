@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-#: Elements whose text is code or a formula, where a backslash is meant.
-CODE_TAGS = {"script", "style", "pre", "code", "kbd", "samp", "svg", "math", "mjx-container", "template"}
-VOID = {"img", "br", "hr", "input", "meta", "link", "source", "wbr", "col", "area", "base", "embed", "track"}
+from numberlint import SKIPPED_TAGS as CODE_TAGS  # code, formulas, scripts: where a backslash is meant
+from numberlint import VOID
 
 
 class _ArticleText(HTMLParser):

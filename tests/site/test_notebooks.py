@@ -47,38 +47,37 @@ def test_downloaded_notebook_runs_standalone(site_dir, page, tmp_path, monkeypat
     assert not errors
 
 
-CELL = re.compile(r"```\{code-cell\}[^\n]*\n(?P<body>.*?)\n```", re.S)
-
-
 def shown_plumbing(source: str) -> list[str]:
     """Code cells of a MyST notebook a reader would see but has no use for: a cell that writes a Markdown
     table (``markdown_format: myst``) with its code shown, or a shown cell of only imports and ``glue`` calls.
+    The page is read as jupytext reads it for the build (``md:myst``), options and tags in each cell's metadata.
 
     Examples
     --------
-    >>> table = "```{code-cell} ipython3\\n---\\nmystnb:\\n  markdown_format: myst\\n---\\nMarkdown(t)\\n```"
+    >>> front = "---\\njupytext:\\n  text_representation:\\n    format_name: myst\\n---\\n"
+    >>> table = front + "```{code-cell} ipython3\\n---\\nmystnb:\\n  markdown_format: myst\\n---\\nMarkdown(t)\\n```\\n"
     >>> shown_plumbing(table)
     ['Markdown(t)']
     >>> shown_plumbing(table.replace("---\\nmystnb", "---\\ntags: [remove-input]\\nmystnb"))
     []
-    >>> shown_plumbing('```{code-cell} ipython3\\nfrom myst_nb import glue\\nglue("n", 3, display=False)\\n```')
+    >>> glue_only = '```{code-cell} ipython3\\nfrom myst_nb import glue\\nglue("n", 3, display=False)\\n```\\n'
+    >>> shown_plumbing(front + glue_only)
     ['from myst_nb import glue']
-    >>> shown_plumbing("```{code-cell} ipython3\\nimport numpy as np\\nnp.arange(3)\\n```")
+    >>> shown_plumbing(front + "```{code-cell} ipython3\\nimport numpy as np\\nnp.arange(3)\\n```\\n")
     []
     """
+    import jupytext
+
     found = []
-    for match in CELL.finditer(source):
-        body = match.group("body")
-        header, code = "", body
-        if body.startswith("---\n"):
-            header, _, code = body[4:].partition("\n---\n")
-        elif body.startswith(":tags:"):
-            header, _, code = body.partition("\n")
-        if re.search(r"(remove|hide)-(input|cell)", header):
+    for cell in jupytext.reads(source, fmt="md:myst").cells:
+        if cell.cell_type != "code":
             continue
-        lines = [line for line in code.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+        if any(re.fullmatch(r"(remove|hide)-(input|cell)", tag) for tag in cell.metadata.get("tags", [])):
+            continue
+        lines = [line for line in cell.source.splitlines() if line.strip() and not line.lstrip().startswith("#")]
         only_setup = all(re.match(r"(import |from \S+ import |glue\()", line) for line in lines)
-        if "markdown_format: myst" in header or (lines and only_setup):
+        writes_table = cell.metadata.get("mystnb", {}).get("markdown_format") == "myst"
+        if writes_table or (lines and only_setup):
             found.append(lines[0] if lines else "")
     return found
 
