@@ -26,6 +26,7 @@ from posenc_math.plotting import (
     pca_positions,
     phase_error_growth,
     position_spacing,
+    position_vectors,
     similarity_matrices,
     t5_bucket_map,
     table_panels,
@@ -133,6 +134,10 @@ OVERLAP_FIGURES = {
     "phase_error_growth": lambda: phase_error_growth(log_positions(10**6, 60), 128),
     "xpos_decay": lambda: xpos_decay(np.ones(64), np.ones(64), max_offset=2048),
     "pca_positions": lambda: pca_positions(*principal_components(sinusoidal(512, 64))),
+    "t5_bucket_map": lambda: t5_bucket_map(),
+    "position_vectors": lambda: position_vectors(
+        sinusoidal(300, 512), [0, 1, 2, 10, 50, 100, 150, 200, 250, 299], pairs=True
+    ),
 }
 
 
@@ -142,11 +147,12 @@ def test_notes_and_legends_keep_off_the_curves(name, layout):
     """Screenshots at 390 px (issue 24) showed notes on the curves: "rises at k = 6" across the
     d = 128 curve, 256 and 2,048 on the steps, two "p u" labels on each other, legends across the
     curves and the y label.  Every note, legend and axis label is clear of the curves and of the
-    others, in the figure as drawn and in the site's phone rendering of it."""
-    from posenc_docs.figure_display import phone_figure
+    others, in the site's two renderings of the figure: for a laptop (text raised where the column
+    shrinks a wide figure) and for a phone."""
+    from posenc_docs.figure_display import laptop_figure, phone_figure
 
     figure = OVERLAP_FIGURES[name]()
-    shown = phone_figure(figure) if layout == "phone" else figure
+    shown = phone_figure(figure) if layout == "phone" else laptop_figure(figure)
     try:
         assert not _overlaps(shown), _overlaps(shown)
     finally:

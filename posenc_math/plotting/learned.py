@@ -135,7 +135,9 @@ def position_vectors(
         if ylim is not None:
             axes.set_ylim(*ylim)
     if pairs:
-        grid.flat[0].legend(fontsize=7, loc="lower right")
+        # above the panels: inside the first one it covered its flat sine line at 0 once a laptop's
+        # column needed its text larger
+        figure.legend(handles=grid.flat[0].lines[:2], loc="outside upper center", ncols=2, frameon=False)
     for axes in grid[-1]:
         axes.set_xlabel("pair index i" if pairs else "dimension")
     for axes in grid[:, 0]:

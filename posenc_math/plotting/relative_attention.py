@@ -30,12 +30,17 @@ _DEBERTA_TITLES = {"c2c": "content to content", "c2p": "content to position", "p
 
 
 def _panel(figure: Figure, axes: Axes, data: np.ndarray, title: str, cmap: str = "RdBu_r") -> None:
+    from matplotlib.ticker import MaxNLocator
+
     limit = float(np.max(np.abs(data))) or 1.0
     image = axes.imshow(data, cmap=cmap, vmin=-limit, vmax=limit, interpolation="nearest")
     axes.set_title(title, fontsize=9)
     axes.set_xlabel("key position j")
     axes.set_ylabel("query position i")
-    figure.colorbar(image, ax=axes, shrink=0.8)
+    # the colour bar under its panel: beside it, a phone's square panels left their titles running
+    # under the neighbouring bar ("(a) content . conten")
+    bar = figure.colorbar(image, ax=axes, shrink=0.8, location="bottom")
+    bar.ax.xaxis.set_major_locator(MaxNLocator(4, symmetric=True))
 
 
 def transformer_xl_terms_map(*, n_positions: int = 16, dim: int = 8, seed: int = 0) -> Figure:

@@ -2,7 +2,8 @@
 
 On every page, at 390 px (a phone) in Chromium:
 
-- every figure's smallest label is at least 9 CSS px: the size of the
+- every figure's smallest label is at least 9 CSS px (10 px at 1280 px, a
+  laptop): the size of the
   smallest text in the image file the browser chose (``posenc-label-px``, a
   PNG text chunk written when the figure was drawn:
   ``posenc_docs.figure_display``), times the scale the browser draws the
@@ -11,6 +12,8 @@ On every page, at 390 px (a phone) in Chromium:
   address does not change), larger than on the page; Escape closes it and
   the focus returns to the figure;
 - without JavaScript the tap still opens the figure (the link to its file);
+- no text of a figure covers another text or reaches into another panel
+  (in either rendering, as drawn);
 - no phone rendering was cropped much wider than it was drawn (something
   sticking out of the figure shrinks all of it on a phone).
 """
@@ -24,6 +27,7 @@ import pytest
 from posenc_docs import figure_display
 
 PHONE = {"width": 390, "height": 900}
+LAPTOP = {"width": 1280, "height": 900}
 
 # Every image of the article, loaded (lazy images forced), as the browser shows it.
 _IMAGES_SCRIPT = """
@@ -64,12 +68,11 @@ def test_label_px_reads_png_and_gif():
     assert label_px(plain.getvalue()) is None
 
 
-@pytest.fixture(scope="module")
-def phone_figures(pages, site_url, site_dir, browser_context):
-    """``{page: [image facts + "label": CSS px or None]}`` at 390 px."""
+def shown_figures(pages, site_url, site_dir, browser_context, viewport) -> dict:
+    """``{page: [image facts + "label": CSS px or None]}`` in a window of ``viewport``."""
     result = {}
     tab = browser_context.new_page()
-    tab.set_viewport_size(PHONE)
+    tab.set_viewport_size(viewport)
     try:
         for name in pages:
             tab.goto(site_url + name, wait_until="load")
@@ -84,21 +87,63 @@ def phone_figures(pages, site_url, site_dir, browser_context):
     return result
 
 
-def test_every_figure_label_is_at_least_9_px_on_a_phone(phone_figures):
-    problems = {
+@pytest.fixture(scope="module")
+def phone_figures(pages, site_url, site_dir, browser_context):
+    """``{page: [image facts + "label": CSS px or None]}`` at 390 px."""
+    return shown_figures(pages, site_url, site_dir, browser_context, PHONE)
+
+
+def small_labels(figures: dict, smallest: float) -> dict[str, list[str]]:
+    """The figures of ``figures`` (as :func:`shown_figures` measures) whose smallest label is under ``smallest``."""
+    return {
         page: [
             f"{image['src'].rsplit('/', 1)[-1][:12]} ({image['alt']}): "
             + ("no recorded label size" if image["label"] is None else f"{image['label']:.1f} px")
             for image in images
-            if image["label"] is None or image["label"] < figure_display.MIN_LABEL_PX
+            if image["label"] is None or image["label"] < smallest
         ]
-        for page, images in phone_figures.items()
+        for page, images in figures.items()
     }
+
+
+def test_every_figure_label_is_at_least_9_px_on_a_phone(phone_figures):
+    problems = small_labels(phone_figures, figure_display.MIN_LABEL_PX)
     assert not any(problems.values()), "figure labels under 9 CSS px at 390 px:\n" + "\n".join(
         f"{page}: {items}" for page, items in problems.items() if items
     )
     shown = [image["label"] for images in phone_figures.values() for image in images]
     assert len(shown) >= 10, f"only {len(shown)} figures found on the site"
+
+
+def test_every_figure_label_is_at_least_10_px_on_a_laptop(pages, site_url, site_dir, browser_context):
+    """At 1280 px a figure wider than furo's 736 px column is shown shrunk: sinusoidal's ten panels
+    showed their legend at 6.9 px, why-positions' heatmaps their row labels at 9.4 px (issue 24)."""
+    laptop = shown_figures(pages, site_url, site_dir, browser_context, LAPTOP)
+    problems = small_labels(laptop, figure_display.MIN_LAPTOP_LABEL_PX)
+    assert not any(problems.values()), "figure labels under 10 CSS px at 1280 px:\n" + "\n".join(
+        f"{page}: {items}" for page, items in problems.items() if items
+    )
+    assert sum(len(images) for images in laptop.values()) >= 10, "fewer than 10 figures found on the site"
+
+
+def test_no_figure_text_covers_another_text_or_panel(site_dir):
+    """Each rendering records the texts that, as drawn, cover another text or reach into another
+    panel (``posenc-collisions``, :func:`posenc_docs.figure_display.text_collisions`): relative's
+    titles ran under the neighbouring colour bars on a phone, cut to "(a) content . conten"."""
+    checked, problems = 0, []
+    for path in sorted((site_dir / "_images").glob("*.png")):
+        chunks = figure_display.png_text(path.read_bytes())
+        if figure_display.RENDERING_KEY not in chunks:
+            continue  # not drawn by the kernels' figure display (an image of the docs' own)
+        checked += 1
+        if figure_display.COLLISIONS_KEY not in chunks:
+            problems.append(f"{path.name}: no {figure_display.COLLISIONS_KEY} chunk (drawn by old code?)")
+        elif chunks[figure_display.COLLISIONS_KEY]:
+            problems.append(
+                f"{path.name} ({chunks[figure_display.RENDERING_KEY]}): {chunks[figure_display.COLLISIONS_KEY][:300]}"
+            )
+    assert checked >= 20, f"only {checked} figure renderings in {site_dir / '_images'}"
+    assert not problems, "figure texts that cover others:\n" + "\n".join(problems)
 
 
 def test_phone_renderings_are_not_cropped_wider(site_dir):

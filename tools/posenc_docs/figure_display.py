@@ -6,7 +6,9 @@ kernel by ``kernel_startup.py``, which ``posenc_docs.figures`` names in
 ``PYTHONSTARTUP``) makes IPython display each figure as one output that
 holds two PNG images:
 
-- the **wide** rendering, the figure as drawn (what the page showed before);
+- the **wide** rendering, the figure as drawn, its text raised where furo's
+  laptop column (:data:`LAPTOP_COLUMN_PX`) would shrink it below
+  :data:`MIN_LAPTOP_LABEL_PX` (:func:`laptop_figure`);
 - the **phone** rendering, the same figure laid out again at most
   :data:`PHONE_WIDTH` inches wide, every text at least as large as a 9 px
   label needs on the narrowest phone column (:data:`NARROWEST_COLUMN_PX`),
@@ -16,9 +18,11 @@ holds two PNG images:
   reaches Sphinx with the output whether MyST-NB ran the notebook or took
   its outputs from its cache).
 
-Each PNG says what it is in two text chunks: ``posenc-rendering`` (``wide``
-or ``phone``) and ``posenc-label-px``, the size of its smallest text in the
-image's own pixels (font size in points x dpi / 72).  ``posenc_docs.figures``
+Each PNG says what it is in three text chunks: ``posenc-rendering`` (``wide``
+or ``phone``), ``posenc-label-px``, the size of its smallest text in the
+image's own pixels (font size in points x dpi / 72), and
+``posenc-collisions``, the texts that cover another text or another panel
+as drawn (:func:`text_collisions`; empty when none do).  ``posenc_docs.figures``
 takes the phone rendering out of the wide file, writes both beside MyST-NB's
 file and joins the pair into one ``<picture>`` (the browser picks the phone file on a narrow screen), and
 ``tests/site`` multiplies ``posenc-label-px`` by the
@@ -36,8 +40,11 @@ import pickle
 from typing import Any
 
 __all__ = [
+    "COLLISIONS_KEY",
     "LABEL_KEY",
+    "LAPTOP_COLUMN_PX",
     "MIN_LABEL_PX",
+    "MIN_LAPTOP_LABEL_PX",
     "NARROWEST_COLUMN_PX",
     "PHONE_CHUNK",
     "PHONE_DPI",
@@ -46,12 +53,15 @@ __all__ = [
     "embed_phone",
     "install",
     "label_css_px",
+    "laptop_figure",
+    "laptop_png",
     "phone_figure",
     "phone_png",
     "png_text",
     "render_png",
     "smallest_text_points",
     "split_phone",
+    "text_collisions",
 ]
 
 #: The private PNG chunk that carries the phone rendering inside the wide one (ancillary,
@@ -61,8 +71,15 @@ PHONE_CHUNK = b"phOn"
 RENDERING_KEY = "posenc-rendering"
 #: PNG text chunk: the smallest text's font size in the image's pixels.
 LABEL_KEY = "posenc-label-px"
+#: PNG text chunk: texts that cover one another or another panel, as drawn (:func:`text_collisions`).
+COLLISIONS_KEY = "posenc-collisions"
 #: The smallest label a reader should see, in CSS px (issue 24).
 MIN_LABEL_PX = 9.0
+#: The smallest label on a laptop, in CSS px: a laptop is read from further away than a phone, and
+#: labels of 9 to 10 px beside the page's 16 px text read as small print there (issue 24).
+MIN_LAPTOP_LABEL_PX = 10.0
+#: furo's text column on a laptop (46em): a wider figure is shown shrunk to it.
+LAPTOP_COLUMN_PX = 736.0
 #: The text column of a 360 px phone (furo: 1em margins each side).
 NARROWEST_COLUMN_PX = 328.0
 #: Widest phone rendering, in inches.
@@ -92,6 +109,90 @@ def smallest_text_points(figure) -> float:
 
     sizes = [text.get_fontsize() for text in figure.findobj(Text) if text.get_visible() and text.get_text().strip()]
     return float(min(sizes, default=math.inf))
+
+
+def _drawn_texts(figure) -> list:
+    """The texts ``figure`` draws (visible, not empty), in drawing order, after drawing it once.
+
+    Axes draw only the ticks inside their view limits; other tick labels keep
+    stale places, so the texts are the ones whose ``draw`` ran.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    if not hasattr(figure.canvas, "get_renderer"):
+        FigureCanvasAgg(figure)  # an unpickled copy has no drawing canvas
+    drawn: list = []
+    original = Text.draw
+
+    def recording_draw(self, renderer):
+        if self.get_visible() and self.get_text().strip() and self not in drawn:
+            drawn.append(self)
+        return original(self, renderer)
+
+    Text.draw = recording_draw  # type: ignore[method-assign]
+    try:
+        figure.canvas.draw()
+    finally:
+        Text.draw = original  # type: ignore[method-assign]
+    return drawn
+
+
+def text_collisions(figure, tolerance: float = 1.0) -> list[str]:
+    """Texts of ``figure`` that, as drawn, cover another text or another panel.
+
+    Two texts collide when their boxes overlap by more than ``tolerance``
+    pixels each way; a text collides with a panel (axes, colour bar
+    included) that is not its own when it reaches more than ``tolerance``
+    pixels into it (a title under its neighbour's colour bar is cut there).
+    Panels drawn without axes (``axis("off")``) are not obstacles.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("agg")
+    >>> import matplotlib.pyplot as plt
+    >>> figure = plt.figure(figsize=(4, 2))
+    >>> panel, bar = figure.add_axes((0.1, 0.1, 0.4, 0.6)), figure.add_axes((0.55, 0.1, 0.05, 0.85))
+    >>> for axes in (panel, bar):
+    ...     _ = axes.set_xticks([]), axes.set_yticks([])
+    >>> _ = panel.set_title("a title wider than its panel")
+    >>> text_collisions(figure)
+    ["'a title wider than its panel' reaches into another panel"]
+    >>> _ = panel.set_title("short")
+    >>> text_collisions(figure)
+    []
+    >>> plt.close(figure)
+    """
+    texts = _drawn_texts(figure)
+    renderer = figure.canvas.get_renderer()
+    boxes = [(text, text.get_window_extent(renderer)) for text in texts]
+    panels = [axes for axes in figure.axes if axes.get_visible() and axes.axison]
+    panel_boxes = [(axes, axes.get_window_extent(renderer)) for axes in panels]
+
+    def overlap(first, second) -> bool:
+        width = min(first.x1, second.x1) - max(first.x0, second.x0)
+        height = min(first.y1, second.y1) - max(first.y0, second.y0)
+        return width > tolerance and height > tolerance
+
+    problems = []
+    for index, (text, box) in enumerate(boxes):
+        for other, other_box in boxes[index + 1 :]:
+            if overlap(box, other_box):
+                problems.append(f"{text.get_text()!r} overlaps {other.get_text()!r}")
+        own = text.axes
+        for axes, panel in panel_boxes:
+            if axes is own or (own is not None and _same_panel(own, axes)):
+                continue
+            if overlap(box, panel):
+                problems.append(f"{text.get_text()!r} reaches into another panel")
+                break
+    return problems
+
+
+def _same_panel(first, second) -> bool:
+    """Whether two axes draw one panel (twin axes share their place)."""
+    return first.get_position().bounds == second.get_position().bounds
 
 
 def _raise_text(figure, smallest: float) -> None:
@@ -190,6 +291,62 @@ def phone_figure(figure):
     return copy
 
 
+def laptop_figure(figure):
+    """``figure`` as a laptop shows it: itself when its smallest text shows at
+    :data:`MIN_LAPTOP_LABEL_PX` or more in furo's :data:`LAPTOP_COLUMN_PX` column; otherwise a copy
+    (the original is not changed) with every text raised to that size, and laid out again.
+
+    A figure drawn 10.6 inches wide (ten small panels) is shown at 70% in the
+    736 px column, its 7 pt legend at 6.8 px; the copy's legend is 10.4 pt.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("agg")
+    >>> import matplotlib.pyplot as plt
+    >>> figure, axes = plt.subplots(figsize=(10.6, 2), layout="constrained")
+    >>> _ = axes.legend(handles=axes.plot([0, 1], label="line"), fontsize=7)
+    >>> shown = laptop_figure(figure)
+    >>> shown is not figure, round(shown.axes[0].get_legend().get_texts()[0].get_fontsize(), 1)
+    (True, 10.4)
+    >>> small, _ = plt.subplots(figsize=(4, 2))
+    >>> laptop_figure(small) is small
+    True
+    >>> plt.close("all")
+    """
+    width_px = figure.get_size_inches()[0] * figure.dpi
+    needed = MIN_LAPTOP_LABEL_PX * max(width_px / LAPTOP_COLUMN_PX, 1.0) * 72 / figure.dpi
+    figure.canvas.draw()  # tick labels exist once drawn
+    if smallest_text_points(figure) >= needed - 1e-9:
+        return figure
+    import matplotlib.pyplot as plt
+
+    copy = pickle.loads(pickle.dumps(figure))
+    plt.close(copy)
+    _raise_text(copy, needed)
+    return copy
+
+
+def laptop_png(figure, description: str | None = None) -> bytes:
+    """The wide rendering of ``figure`` (:func:`laptop_figure`) as PNG bytes, at the figure's dpi, its
+    smallest text at least :data:`MIN_LAPTOP_LABEL_PX` in the laptop's column (raised again if
+    cropping made the image wider than drawn)."""
+    shown = laptop_figure(figure)
+    for _ in range(3):
+        png = render_png(shown, rendering="wide", dpi=figure.dpi, description=description)
+        if label_css_px(png, LAPTOP_COLUMN_PX) >= MIN_LAPTOP_LABEL_PX - 0.01:
+            break
+        if shown is figure:
+            import matplotlib.pyplot as plt
+
+            shown = pickle.loads(pickle.dumps(figure))
+            plt.close(shown)
+        _raise_text(
+            shown, smallest_text_points(shown) * MIN_LAPTOP_LABEL_PX / label_css_px(png, LAPTOP_COLUMN_PX) * 1.01
+        )
+    return png
+
+
 def label_css_px(png: bytes, column_px: float = NARROWEST_COLUMN_PX) -> float:
     """The smallest text of a rendering (PNG with :data:`LABEL_KEY`) in CSS px, shown ``column_px`` wide
     (or at its own size, one pixel per CSS px at 100 dpi, when that is narrower)."""
@@ -218,9 +375,9 @@ def phone_png(figure) -> bytes:
 def render_png(figure, *, rendering: str, dpi: float, description: str | None = None) -> bytes:
     """``figure`` as PNG bytes, cropped as IPython crops figures, with the two text chunks
     (and a ``Description`` chunk when ``description`` is given: the alt text ``posenc_docs.figure_alt`` reads)."""
-    figure.canvas.draw()  # lays out and makes the tick labels
+    collisions = text_collisions(figure)  # draws it: lays out and makes the tick labels
     points = smallest_text_points(figure)
-    metadata = {RENDERING_KEY: rendering, LABEL_KEY: f"{points * dpi / 72:.2f}"}
+    metadata = {RENDERING_KEY: rendering, LABEL_KEY: f"{points * dpi / 72:.2f}", COLLISIONS_KEY: "; ".join(collisions)}
     if description is not None:
         metadata["Description"] = description
     buffer = io.BytesIO()
@@ -327,14 +484,14 @@ def _figure_bundle(figure, include=None, exclude=None) -> dict | None:
     for formatter in _SHELL[0].display_formatter.formatters.values():
         formatter.pop("matplotlib.figure.Figure", None)
         formatter.pop(type(figure), None)
-    png = embed_phone(render_png(figure, rendering="wide", dpi=figure.dpi), phone_png(figure))
+    png = embed_phone(laptop_png(figure), phone_png(figure))
     return {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": repr(figure)}
 
 
 def _described_figure_bundle(shown, include=None, exclude=None) -> dict:
     """The same for a ``posenc_math.plotting.DescribedFigure``: its figure, its description in the wide PNG."""
     figure = shown.figure
-    wide = render_png(figure, rendering="wide", dpi=figure.dpi, description=shown.description)
+    wide = laptop_png(figure, description=shown.description)
     png = embed_phone(wide, phone_png(figure))
     return {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": repr(shown)}
 
