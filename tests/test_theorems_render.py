@@ -97,6 +97,28 @@ def test_dependency_graph_is_an_svg_of_the_registry():
     assert 'href="translation.html#thm-shift-full"' in svg
 
 
+def test_dependency_graph_draws_no_crossing_arrows():
+    """The theorem index's graph (the theorems that use or are used) is drawn with no two arrows
+    crossing: the search from the registry's order alone left shift-full's arrow to
+    blockdiag-blockwise across two arrows to angle-addition (issue 24).  Arrows join adjacent
+    layers (longer ones through waypoints) and each layer is drawn in its order, so two arrows
+    cross exactly when their ends are in opposite orders."""
+    graph = theorems.dependencies()
+    linked = {node for node, used in graph.items() if used} | {used for uses in graph.values() for used in uses}
+    connected = {node: [used for used in uses if used in linked] for node, uses in graph.items() if node in linked}
+    chained, depth = render._with_waypoints(connected)
+    assert any(name.startswith("\0") for name in chained), "no arrow skips a layer: the waypoints are untested"
+    layers = render._ordered_layers(chained, depth)
+    assert render._crossings(chained, depth, layers) == 0, layers
+    # the count sees a crossing: two arrows between the same layers, their ends in opposite orders
+    assert (
+        render._crossings(
+            {"a": [], "b": [], "c": ["b"], "d": ["a"]}, {"a": 0, "b": 0, "c": 1, "d": 1}, {0: ["a", "b"], 1: ["c", "d"]}
+        )
+        == 1
+    )
+
+
 def test_dependency_graph_refuses_a_cycle():
     import pytest
 
