@@ -20,6 +20,7 @@ from posenc_math import analysis, principal_components, sinusoidal
 from posenc_math.plotting import (
     alibi_bias_maps,
     clock_hands,
+    extension_wavelengths,
     log_positions,
     naive_alternatives,
     offset_curve,
@@ -135,6 +136,9 @@ OVERLAP_FIGURES = {
     "xpos_decay": lambda: xpos_decay(np.ones(64), np.ones(64), max_offset=2048),
     "pca_positions": lambda: pca_positions(*principal_components(sinusoidal(512, 64))),
     "t5_bucket_map": lambda: t5_bucket_map(),
+    "extension_wavelengths": lambda: extension_wavelengths(
+        128, base=500000.0, factor=8.0, original_max_position_embeddings=8192
+    ),
     "position_vectors": lambda: position_vectors(
         sinusoidal(300, 512), [0, 1, 2, 10, 50, 100, 150, 200, 250, 299], pairs=True
     ),

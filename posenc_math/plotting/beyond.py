@@ -848,7 +848,7 @@ def extension_wavelengths(
         (0, original_max_position_embeddings),
         xytext=(2, 4),
         textcoords="offset points",
-        fontsize=8,
+        fontsize=9,
         color="0.3",
     )
     top.annotate(
@@ -856,15 +856,16 @@ def extension_wavelengths(
         (0, factor * original_max_position_embeddings),
         xytext=(2, 4),
         textcoords="offset points",
-        fontsize=8,
+        fontsize=9,
         color="0.3",
     )
     top.set_ylabel("wavelength (positions)")
     top.set_title(f"dim {dim}, base {base:g}, factor {factor:g}, trained context {original_max_position_embeddings}")
     # The legend goes in the bottom panel's empty middle-left: in the top
     # panel's upper left it sat on the "extended context" label, and on the
-    # phone rendering (larger text) the two overlapped.
-    bottom.legend(fontsize=8, frameon=False, loc="center left")
+    # phone rendering (larger text) the two overlapped.  Notes and legend at 9 pt: at 8 pt they
+    # read as small print at a laptop's 736 px column, the figure drawn 800 px wide.
+    bottom.legend(fontsize=9, frameon=False, loc="center left")
     bottom.set_xlabel("pair j (frequency base^(-2j/dim))")
     bottom.set_ylabel("slow-down w / w'")
     return figure
