@@ -128,3 +128,28 @@ def test_new_typesetting_code_rewrites_every_page(make_app, tmp_path, monkeypatc
     assert read_again(log)  # the page is read again, so it is written again
     assert app.builder._posenc_typeset.typeset == 3  # every formula typeset again by the new code
     assert sorted(app.env.all_docs) == ["index"] and app.env.posenc_typeset_code == typeset._code_digest(app)
+
+
+def _widest_em(html: str, scale: float) -> float:
+    """The widest box (matrices carry their width) in a typeset formula, in the page's em."""
+    return max((float(width) for width in re.findall(r"width: ?([0-9.]+)em", html)), default=0.0) * scale
+
+
+def test_a_matrix_wider_than_the_column_is_typeset_again_narrower():
+    """MathJax breaks lines inside a matrix's cells, but gave back mrope-text-is-rope's blockdiag of
+    long cosines 50.7em wide when asked for 46em (it scrolled at 1280 px); the renderer asks again,
+    narrower, until the matrix fits.  A matrix that fits is typeset once, as before."""
+    needs_node()
+    from posenc_math.theorems import get, render
+
+    statement = get("mrope-text-is-rope").conclusions[0]
+    unfolded = render.Conclusion(render.unfold(statement.lhs), render.unfold(statement.rhs), statement.over)
+    wide = render.statement_latex([unfolded])  # as the machine chain shows it, every definition unfolded
+    typesetter = typeset.Typesetter("node", NODE_MODULES, 46.0, 20.0, 1.17)
+    try:
+        answer = typesetter.ask({"tex": wide, "display": True})
+        assert 30 < _widest_em(answer["html"], 1.17) <= 46.0
+        small = typesetter.ask({"tex": r"\begin{pmatrix}a & b\\c & d\end{pmatrix}", "display": True})
+        assert _widest_em(small["html"], 1.17) < 5
+    finally:
+        typesetter.close()

@@ -54,6 +54,25 @@ function typeset(tex, display, widthEm) {
   return {html: trim(adaptor.outerHTML(node)), errors, broken: adaptor.tags(node, 'mjx-linebox').length > 1};
 }
 
+// The widest box MathJax wrote, in the page's em: tables (matrices) and their cells carry their
+// width in em, in the formula's own em (SCALE times the page's).  MathJax breaks lines inside a
+// matrix's cells, but the matrix it gives back can still be wider than the width it was asked
+// for (a blockdiag of long cosines came back 50.7em for 46em).
+const widest = (html) =>
+  Math.max(0, ...[...html.matchAll(/width: ?([0-9.]+)em/g)].map((match) => Number(match[1]))) * Number(scale);
+
+// Typeset for widthEm, less half an em (lines MathJax broke for exactly 46em came out 740 px wide
+// in a 736 px column); a displayed formula whose matrices come back wider is typeset again for
+// narrower widths (9/10 each time, not below NARROW_EM) until they fit.
+const ROOM_EM = 0.5;
+function fitted(tex, display, widthEm) {
+  let result = typeset(tex, display, display ? widthEm - ROOM_EM : widthEm);
+  for (let target = widthEm * 0.9; display && widest(result.html) > widthEm && target >= Number(narrowEm); target *= 0.9) {
+    result = typeset(tex, display, target);
+  }
+  return result;
+}
+
 const lines = createInterface({input: process.stdin, crlfDelay: Infinity});
 for await (const line of lines) {
   if (!line.trim()) continue;
@@ -62,7 +81,7 @@ for await (const line of lines) {
   if (request.stylesheet) {
     answer = {css: adaptor.textContent(MathJax.chtmlStylesheet())};
   } else {
-    const wide = typeset(request.tex, request.display, Number(wideEm));
+    const wide = fitted(request.tex, request.display, Number(wideEm));
     let narrow = null;
     if (request.display) {
       const phone = typeset(request.tex, true, Number(narrowEm));
