@@ -38,3 +38,42 @@ def test_a_shared_label_is_written_once_on_the_outer_panels():
     xlabels = [axes.get_xlabel() for axes in phone.axes]
     assert xlabels == ["", "", "position", "position"]
     assert [axes.get_ylabel() for axes in phone.axes] == ["value", "", "value", ""]
+
+
+def test_renderings_record_their_collisions():
+    """The site's test of collisions reads them from each PNG: a title under a neighbouring
+    colour bar is recorded, a clean figure records none (an empty chunk, not a missing one)."""
+    import matplotlib.pyplot as plt
+    from posenc_docs.figure_display import COLLISIONS_KEY, png_text, render_png
+
+    figure = plt.figure(figsize=(4, 2))
+    panel, bar = figure.add_axes((0.1, 0.1, 0.4, 0.6)), figure.add_axes((0.55, 0.1, 0.05, 0.85))
+    for axes in (panel, bar):
+        axes.set_xticks([]), axes.set_yticks([])
+    panel.set_title("a title wider than its panel")
+    try:
+        assert (
+            png_text(render_png(figure, rendering="wide", dpi=100))[COLLISIONS_KEY]
+            == "'a title wider than its panel' reaches into another panel"
+        )
+        panel.set_title("short")
+        assert png_text(render_png(figure, rendering="wide", dpi=100))[COLLISIONS_KEY] == ""
+    finally:
+        plt.close(figure)
+
+
+def test_a_wide_figure_shows_its_labels_at_the_laptop_minimum():
+    """Ten panels drawn 10.5 inches wide: a laptop's 736 px column showed their 7 pt legend at 6.8 px."""
+    import matplotlib.pyplot as plt
+    from posenc_docs.figure_display import LAPTOP_COLUMN_PX, MIN_LAPTOP_LABEL_PX, label_css_px, laptop_png
+
+    figure, grid = plt.subplots(2, 5, figsize=(10.5, 3.4), layout="constrained")
+    for axes in grid.flat:
+        axes.plot([0, 1], label="line")
+    grid[0, 0].legend(fontsize=7)
+    try:
+        shown = label_css_px(laptop_png(figure), LAPTOP_COLUMN_PX)
+        assert MIN_LAPTOP_LABEL_PX <= shown < MIN_LAPTOP_LABEL_PX * 1.2
+        assert grid[0, 0].get_legend().get_texts()[0].get_fontsize() == 7  # the figure itself is not changed
+    finally:
+        plt.close(figure)

@@ -2,7 +2,7 @@
 
 On every page, at 390 px (a phone) in Chromium:
 
-- every figure's smallest label is at least 9 CSS px (10 px at 1280 px, a
+- every figure's smallest label is at least 9 CSS px (11 px at 1280 px, a
   laptop): the size of the
   smallest text in the image file the browser chose (``posenc-label-px``, a
   PNG text chunk written when the figure was drawn:
@@ -115,12 +115,13 @@ def test_every_figure_label_is_at_least_9_px_on_a_phone(phone_figures):
     assert len(shown) >= 10, f"only {len(shown)} figures found on the site"
 
 
-def test_every_figure_label_is_at_least_10_px_on_a_laptop(pages, site_url, site_dir, browser_context):
+def test_every_figure_label_is_at_least_11_px_on_a_laptop(pages, site_url, site_dir, browser_context):
     """At 1280 px a figure wider than furo's 736 px column is shown shrunk: sinusoidal's ten panels
-    showed their legend at 6.9 px, why-positions' heatmaps their row labels at 9.4 px (issue 24)."""
+    showed their legend at 6.9 px, why-positions' heatmaps their row labels at 9.4 px, context extension's
+    notes 10.3 px (issue 24)."""
     laptop = shown_figures(pages, site_url, site_dir, browser_context, LAPTOP)
     problems = small_labels(laptop, figure_display.MIN_LAPTOP_LABEL_PX)
-    assert not any(problems.values()), "figure labels under 10 CSS px at 1280 px:\n" + "\n".join(
+    assert not any(problems.values()), "figure labels under 11 CSS px at 1280 px:\n" + "\n".join(
         f"{page}: {items}" for page, items in problems.items() if items
     )
     assert sum(len(images) for images in laptop.values()) >= 10, "fewer than 10 figures found on the site"

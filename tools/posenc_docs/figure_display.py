@@ -76,8 +76,9 @@ COLLISIONS_KEY = "posenc-collisions"
 #: The smallest label a reader should see, in CSS px (issue 24).
 MIN_LABEL_PX = 9.0
 #: The smallest label on a laptop, in CSS px: a laptop is read from further away than a phone, and
-#: labels of 9 to 10 px beside the page's 16 px text read as small print there (issue 24).
-MIN_LAPTOP_LABEL_PX = 10.0
+#: labels of 9.4 and 10.3 px beside the page's 16 px text read as small print there (issue 24).
+#: 11 px is four fifths of matplotlib's tick labels at their own size (10 pt at 100 dpi: 13.9 px).
+MIN_LAPTOP_LABEL_PX = 11.0
 #: furo's text column on a laptop (46em): a wider figure is shown shrunk to it.
 LAPTOP_COLUMN_PX = 736.0
 #: The text column of a 360 px phone (furo: 1em margins each side).
@@ -297,7 +298,7 @@ def laptop_figure(figure):
     (the original is not changed) with every text raised to that size, and laid out again.
 
     A figure drawn 10.6 inches wide (ten small panels) is shown at 70% in the
-    736 px column, its 7 pt legend at 6.8 px; the copy's legend is 10.4 pt.
+    736 px column, its 7 pt legend at 6.8 px; the copy's legend is 11.4 pt.
 
     Examples
     --------
@@ -308,7 +309,7 @@ def laptop_figure(figure):
     >>> _ = axes.legend(handles=axes.plot([0, 1], label="line"), fontsize=7)
     >>> shown = laptop_figure(figure)
     >>> shown is not figure, round(shown.axes[0].get_legend().get_texts()[0].get_fontsize(), 1)
-    (True, 10.4)
+    (True, 11.4)
     >>> small, _ = plt.subplots(figsize=(4, 2))
     >>> laptop_figure(small) is small
     True
