@@ -283,7 +283,8 @@ def rope_score_decay(query: ArrayLike, key: ArrayLike, *, max_offset: int = 2000
     bottom.semilogy(offsets, bound / bound[0], color=_COLOURS[4], linewidth=1.4, label="RoFormer bound / bound(0)")
     bottom.set_xlabel("offset r = n - m (positions)")
     bottom.set_ylabel("relative size")
-    bottom.legend(loc="lower left", fontsize=8, frameon=False)
+    # above the panel, in a row of its own: at its lower left it lay on the score's deepest dips
+    bottom.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=2, fontsize=8, frameon=False)
     return figure
 
 
@@ -724,7 +725,11 @@ def alibi_bias_maps(n_heads: int = 8, n_positions: int = 24, *, head: int = 0) -
     line_axes.set_title("last query, every head")
     line_axes.set_xlabel("key position j")
     line_axes.set_ylabel(f"bias for query i = {n_positions - 1}")
-    line_axes.legend(fontsize=7, frameon=False, ncols=2 if n_heads > 6 else 1)
+    # under the lines, in room kept free below the steepest one: "best" chose a place on the lines
+    # once a phone's text was larger
+    low, high = line_axes.get_ylim()
+    line_axes.set_ylim(low - 0.6 * (high - low), high)
+    line_axes.legend(fontsize=7, frameon=False, ncols=2 if n_heads > 6 else 1, loc="lower center")
     return figure
 
 

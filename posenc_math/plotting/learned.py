@@ -312,7 +312,10 @@ def embedding_difference(
     axes.set_xlabel("dimension")
     axes.set_ylabel("difference")
     axes.set_title(f"row {second} ({tokens[second]}) minus row {first} ({tokens[first]})", fontsize=10)
-    axes.legend(fontsize=8, loc="upper right")
+    # one row along the top, over headroom kept free of the curves (at the upper right it lay on them)
+    low, high = axes.get_ylim()
+    axes.set_ylim(low, high + 0.4 * (high - low))
+    axes.legend(fontsize=8, loc="upper center", ncols=3, frameon=False, handlelength=1.5, columnspacing=1.0)
     return figure
 
 

@@ -77,3 +77,20 @@ def test_a_wide_figure_shows_its_labels_at_the_laptop_minimum():
         assert grid[0, 0].get_legend().get_texts()[0].get_fontsize() == 7  # the figure itself is not changed
     finally:
         plt.close(figure)
+
+
+def test_a_legend_on_its_curves_is_a_collision():
+    """rope's score figure had its legend at the lower left, on the score's deepest dips."""
+    import matplotlib.pyplot as plt
+    from posenc_docs.figure_display import text_collisions
+
+    figure, axes = plt.subplots(figsize=(4, 3))
+    x = [i / 50 for i in range(51)]
+    axes.plot(x, x, label="line")
+    try:
+        axes.legend(loc="center")
+        assert any("legend" in problem and "points of its curves" in problem for problem in text_collisions(figure))
+        axes.legend(loc="upper left")
+        assert text_collisions(figure) == []
+    finally:
+        plt.close(figure)

@@ -140,13 +140,16 @@ def _drawn_texts(figure) -> list:
 
 
 def text_collisions(figure, tolerance: float = 1.0) -> list[str]:
-    """Texts of ``figure`` that, as drawn, cover another text or another panel.
+    """Texts of ``figure`` that, as drawn, cover another text or another panel, and legends on their curves.
 
     Two texts collide when their boxes overlap by more than ``tolerance``
     pixels each way; a text collides with a panel (axes, colour bar
     included) that is not its own when it reaches more than ``tolerance``
     pixels into it (a title under its neighbour's colour bar is cut there).
-    Panels drawn without axes (``axis("off")``) are not obstacles.
+    Panels drawn without axes (``axis("off")``) are not obstacles.  A legend
+    inside its panel collides with the curves when a drawn point of one of the
+    panel's lines falls inside its drawn part (inside its border padding, and
+    ``tolerance`` pixels more).
 
     Examples
     --------
@@ -177,6 +180,16 @@ def text_collisions(figure, tolerance: float = 1.0) -> list[str]:
         return width > tolerance and height > tolerance
 
     problems = []
+    for axes in panels:
+        legend = axes.get_legend()
+        if legend is None or not legend.get_visible():
+            continue
+        # its drawn part: the box less its border padding (empty when the legend has no frame)
+        padding = legend.borderpad * legend.prop.get_size_in_points() * figure.dpi / 72
+        inside = _points_inside(axes, legend.get_window_extent(renderer).padded(-padding - tolerance))
+        if inside:
+            name = axes.get_title() or axes.get_label() or "a panel"
+            problems.append(f"the legend of {name!r} lies on {inside} points of its curves")
     for index, (text, box) in enumerate(boxes):
         for other, other_box in boxes[index + 1 :]:
             if overlap(box, other_box):
@@ -189,6 +202,23 @@ def text_collisions(figure, tolerance: float = 1.0) -> list[str]:
                 problems.append(f"{text.get_text()!r} reaches into another panel")
                 break
     return problems
+
+
+def _points_inside(axes, box) -> int:
+    """How many drawn points of the lines of ``axes`` (inside its view) fall inside ``box`` (display pixels)."""
+    import numpy as np
+
+    view = axes.get_window_extent()
+    count = 0
+    for line in axes.get_lines():
+        if not line.get_visible():
+            continue
+        xy = line.get_transform().transform(np.asarray(line.get_xydata(), dtype=float))
+        xy = xy[np.isfinite(xy).all(axis=1)]
+        shown = (xy[:, 0] >= view.x0) & (xy[:, 0] <= view.x1) & (xy[:, 1] >= view.y0) & (xy[:, 1] <= view.y1)
+        xy = xy[shown]
+        count += int(((xy[:, 0] > box.x0) & (xy[:, 0] < box.x1) & (xy[:, 1] > box.y0) & (xy[:, 1] < box.y1)).sum())
+    return count
 
 
 def _same_panel(first, second) -> bool:
