@@ -128,3 +128,21 @@ def test_new_typesetting_code_rewrites_every_page(make_app, tmp_path, monkeypatc
     assert read_again(log)  # the page is read again, so it is written again
     assert app.builder._posenc_typeset.typeset == 3  # every formula typeset again by the new code
     assert sorted(app.env.all_docs) == ["index"] and app.env.posenc_typeset_code == typeset._code_digest(app)
+
+
+def test_a_short_formula_in_line_is_never_broken(make_app, tmp_path):
+    """MathJax breaks in-line math before a relation or an operator: "p" at the end of a line, "+ k" at the start of
+    the next.  A formula that fits on a phone's line moves there whole; only a longer one keeps its break points."""
+    needs_node()
+    text = "Breaks\n======\n\nShort :math:`p + k` and :math:`(\\sin(p\\omega_i), \\cos(p\\omega_i))`.\n\n"
+    text += f"Long :math:`{LONG}`.\n"
+    _app, out = build(make_app, tmp_path, text)
+    formulas = re.findall(
+        r'<span class="math notranslate nohighlight">(<mjx-container.*?</mjx-container>)</span>',
+        out.joinpath("index.html").read_text(),
+    )
+    assert len(formulas) == 3
+    short, pair, long = formulas
+    assert "<mjx-break" not in short and "<mjx-break" not in pair
+    assert 'space="3"' in short  # the space around + kept, on the operator itself
+    assert long.count("<mjx-break") > 10  # the control: a long formula still breaks
