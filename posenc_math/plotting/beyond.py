@@ -410,7 +410,8 @@ def yarn_ramp_description(
 
     Parameters
     ----------
-    As for :func:`yarn_ramp_plot`.
+    dim, base, factor, original_max_position_embeddings, beta_fast, beta_slow
+        As for :func:`yarn_ramp_plot`.
 
     Returns
     -------
@@ -744,7 +745,8 @@ def extension_wavelengths_description(
 
     Parameters
     ----------
-    As for :func:`extension_wavelengths`.
+    dim, base, factor, original_max_position_embeddings, low_freq_factor, high_freq_factor
+        As for :func:`extension_wavelengths`.
 
     Returns
     -------
@@ -804,7 +806,15 @@ def extension_wavelengths(
 
     Parameters
     ----------
-    As :func:`posenc_math.extension_frequencies`.
+    dim : int, default 128
+        Rotary dimensions, even, > 2.
+    base : float, default 500000.0
+    factor : float, default 8.0
+        Context stretch, >= 1.
+    original_max_position_embeddings : int, default 8192
+        The trained context length.
+    low_freq_factor, high_freq_factor : float
+        Llama 3's band limits; all as for :func:`posenc_math.extension_frequencies`.
 
     Returns
     -------

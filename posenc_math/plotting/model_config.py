@@ -236,15 +236,15 @@ class DescribedFigure:
 def described(figure: Figure, description: str) -> DescribedFigure:
     """``figure`` with ``description`` attached (see :class:`DescribedFigure`).
 
+    A figure made with pyplot is closed there (taken off pyplot's list of
+    open figures, still drawable), so a notebook shows it once: described.
+
     Parameters
     ----------
     figure : matplotlib.figure.Figure
     description : str
         What the figure shows, in words (Latin-1 text: PNG text chunks hold
         no other characters).
-
-    A figure made with pyplot is closed there (taken off pyplot's list of
-    open figures, still drawable), so a notebook shows it once: described.
 
     Returns
     -------

@@ -118,7 +118,8 @@ def longrope_wavelengths_description(
 
     Parameters
     ----------
-    As for :func:`longrope_wavelengths`.
+    dim, short_factor, long_factor, original_max_position_embeddings, base
+        As for :func:`longrope_wavelengths`.
 
     Returns
     -------
