@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._words import number_words
 from ..encodings.rope_check import layer_table
 from ..encodings.rope_config import RopeLayer, load_config, rope_layers
 
@@ -147,15 +148,6 @@ def layer_wavelengths(configs: Mapping[str, Config], *, columns: int = 2) -> Fig
     return figure
 
 
-def _number(value: float) -> str:
-    """A number for prose: 6.28, 58,470, 5.6 million."""
-    if value >= 1e6:
-        return f"{value / 1e6:.3g} million"
-    if value >= 100:
-        return f"{round(value):,}"
-    return f"{value:.3g}"
-
-
 def layer_wavelengths_description(configs: Mapping[str, Config]) -> str:
     """What :func:`layer_wavelengths` draws, in words, from the same layers (for alt text).
 
@@ -194,8 +186,8 @@ def layer_wavelengths_description(configs: Mapping[str, Config]) -> str:
                 continue
             pairs = row["rotary_dim"] // 2 - row["still_pairs"]
             parts.append(
-                f"{which} {row['layers']} ({kind}): {pairs} pairs from {_number(row['shortest_wavelength'])} "
-                f"to {_number(row['longest_wavelength'])} positions per turn."
+                f"{which} {row['layers']} ({kind}): {pairs} pairs from {number_words(row['shortest_wavelength'], 3)} "
+                f"to {number_words(row['longest_wavelength'], 3)} positions per turn."
             )
         context, key = _trained_context(layers)
         if context is not None:
