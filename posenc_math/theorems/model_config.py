@@ -197,7 +197,7 @@ def mrope_text_is_rope() -> Theorem:
         ),
         scope="general",
         scope_note=(
-            "symbolic in the id p, the number of pairs P = d/2, the section sizes and the frequencies; the "
+            "symbolic in the id $p$, the number of pairs $P = d/2$, the section sizes and the frequencies; the "
             "library's layouts against the brackets at 40 digits (witness)"
         ),
         proof=(
@@ -316,8 +316,8 @@ def attention_factor_squared() -> Theorem:
         ),
         scope="general",
         scope_note=(
-            "symbolic in the factor, the positions, the number of pairs P = d/2, the components and frequencies, "
-            "and in DeepSeek's s, mu, mu_all"
+            "symbolic in the factor, the positions, the number of pairs $P = d/2$, the components and frequencies, "
+            r"and in DeepSeek's $s$, $\mu$, $\mu_{\mathrm{all}}$"
         ),
         proof=(
             r"Multiplying cos and sin by $\alpha$ multiplies the whole rotation by $\alpha$, and a dot product of "
@@ -416,7 +416,7 @@ def partial_rotary_pass_through() -> Theorem:
         ),
         scope="general",
         scope_note=(
-            "symbolic in the positions, the number of rotated pairs P, the number of passed features M, the "
+            "symbolic in the positions, the number of rotated pairs $P$, the number of passed features $M$, the "
             "components and the frequencies"
         ),
         uses=("rope-relative",),

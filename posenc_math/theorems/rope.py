@@ -153,7 +153,7 @@ def rope_relative() -> Theorem:
         ),
         negative_control=Conclusion(whole.lhs, DOT(query, MatMul(ROPE(m_ - n_), key)), (m_, n_, P_)),
         scope="general",
-        scope_note="symbolic in the positions, the frequencies, the components and the number of pairs P = d/2",
+        scope_note="symbolic in the positions, the frequencies, the components and the number of pairs $P = d/2$",
         uses=("blockdiag-blockwise",),
         proof=(
             r"RoPE at position $p$ is the block-diagonal $R_p$; a rotation's transpose is the rotation backwards, "
@@ -246,7 +246,9 @@ def rope_layout_permutation() -> Theorem:
         ),
         negative_control=Conclusion(MatMul(ROPE_HALF(p), Transpose(perm)), MatMul(perm, ROPE(p)), (p, P_)),
         scope="general",
-        scope_note="symbolic in the position, the frequencies, the components and the number of pairs P (every even d)",
+        scope_note=(
+            "symbolic in the position, the frequencies, the components and the number of pairs $P$ (every even $d$)"
+        ),
         uses=("rope-relative",),
         proof=(
             r"$\Pi$ has 0/1 entries and $\Pi^\top\Pi = I$, so it is a permutation: `interleaved_to_half(d)`. "
@@ -356,8 +358,8 @@ def rope_long_term_decay() -> Theorem:
         ),
         scope="general",
         scope_note=(
-            "symbolic in the number of pairs P (every width d = 2P) and in the h_j, S_j; the assembled bound "
-            "for RoPE's own h and S at 40 digits for d = 8, 64, 128 (witness)"
+            "symbolic in the number of pairs $P$ (every width $d = 2P$) and in the $h_j$, $S_j$; the assembled bound "
+            "for RoPE's own $h$ and $S$ at 40 digits for $d = 8, 64, 128$ (witness)"
         ),
         proof=(
             r"Summation by parts moves the differences from $S$ onto $h$:",
@@ -508,7 +510,7 @@ def multi_axis_relative() -> Theorem:
         negative_control=Conclusion(scores, DOT(query, MatMul(AXES_BACKWARDS(), key)), (P_,), where=where),
         scope="general",
         scope_note=(
-            "symbolic in the number of pairs P = d/2, the assignment of pairs to axes (any number of axes), the "
+            "symbolic in the number of pairs $P = d/2$, the assignment of pairs to axes (any number of axes), the "
             "position vectors, the shift, the components and the frequencies"
         ),
         uses=("blockdiag-blockwise",),
