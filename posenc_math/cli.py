@@ -93,9 +93,7 @@ def _verify(args) -> int:
         from .theorems.plain import plain_text
 
         # titles and scope notes as plain text, as the table prints them (the page typesets their $...$)
-        records = [
-            dict(r.as_dict(), title=plain_text(r.title), scope_note=plain_text(r.scope_note)) for r in results
-        ]
+        records = [dict(r.as_dict(), title=plain_text(r.title), scope_note=plain_text(r.scope_note)) for r in results]
         json.dump(records, sys.stdout, indent=2)
         print()
     else:
