@@ -56,7 +56,7 @@ def number_words(value: float, digits: int = 2) -> str:
     if value == round(value) and abs(value) < 10_000:
         return f"{round(value):,}"
     magnitude = abs(float(f"{value:.{digits}g}"))  # as rounded: 999,999,999 is 1 billion, not 1,000 million
-    if magnitude < 1e-3 or magnitude >= 1e12:
+    if magnitude < 1e-4 or magnitude >= 1e12:
         mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
         mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
         return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"

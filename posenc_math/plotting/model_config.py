@@ -166,7 +166,7 @@ def layer_wavelengths_description(configs: Mapping[str, Config]) -> str:
     ...           "rope_local_base_freq": 10000.0, "max_position_embeddings": 32768}
     >>> print(layer_wavelengths_description({"Gemma 3": config}))  # doctest: +NORMALIZE_WHITESPACE
     One panel, one column of points per layer, one point per rotated pair at its wavelength in positions
-    on a log scale. Gemma 3: 6 layers. Layers 0-4 (sliding attention): 128 pairs from 6.28 to 58,470
+    on a log scale. Gemma 3: 6 layers. Layers 0-4 (sliding attention): 128 pairs from 6.28 to 58,500
     positions per turn. Layer 5 (full attention): 128 pairs from 6.28 to 5.64 million positions per turn.
     A dotted line marks the trained context, 32,768 positions (max_position_embeddings).
     """

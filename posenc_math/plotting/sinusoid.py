@@ -307,7 +307,10 @@ def table_panels(
 
 
 def offset_curve(
-    curves: dict[str, ArrayLike], *, first_increase: dict[str, int] | None = None, ylabel: str = "<PE(t), PE(t + k)>"
+    curves: dict[str, ArrayLike],
+    *,
+    first_increase: dict[str, int] | None = None,
+    ylabel: str = r"$\langle PE(t), PE(t + k) \rangle$",
 ) -> Figure:
     """A quantity against the offset ``k``, with the first place it rises marked.
 
