@@ -139,7 +139,7 @@ def dot_symmetric() -> Theorem:
         uses=("dot-relative",),
         proof=(
             r"Pair $i$ contributes $\cos(\omega_i t - \omega_i(t-k)) = \cos\omega_i k$, the same as for the "
-            r"offset $+k$ (dot-relative):",
+            r"offset $+k$ ({prf:ref}`thm-dot-relative`):",
             chain,
         ),
         lead=r"For every even width $d$, base $b$, position $t$ and offset $k$:",

@@ -258,7 +258,8 @@ def rope_layout_permutation() -> Theorem:
         ),
         lead=(
             r"$\Pi$ moves coordinate $2j$ to $j$ and $2j+1$ to $j + P$ ($d = 2P$); "
-            r"$R^{\mathrm{half}}_p$ is RoPE in the half layout, $R_p$ in the interleaved one (rope-relative):"
+            r"$R^{\mathrm{half}}_p$ is RoPE in the half layout, $R_p$ in the interleaved one "
+            r"({prf:ref}`thm-rope-relative`):"
         ),
     )
 
@@ -372,8 +373,9 @@ def rope_long_term_decay() -> Theorem:
         ),
         uses=("rope-relative",),
         lead=(
-            r"RoPE's score at offset $r$ is $\operatorname{Re}\sum_{j<P} h_j\,e^{-i r\omega_j}$ (rope-relative), "
-            r"$P = d/2$, with $h_j = z_{q,j}\overline{z_{k,j}}$. Write $S_j = \sum_{l<j} e^{-i r \omega_l}$, so "
+            r"RoPE's score at offset $r$ is $\operatorname{Re}\sum_{j<P} h_j\,e^{-i r\omega_j}$ "
+            r"({prf:ref}`thm-rope-relative`), $P = d/2$, with $h_j = z_{q,j}\overline{z_{k,j}}$. "
+            r"Write $S_j = \sum_{l<j} e^{-i r \omega_l}$, so "
             r"$S_{j+1} - S_j = e^{-i r\omega_j}$ and $S_0 = 0$; put $h_P = 0$. For any complex $h_j$, $S_j$ and "
             r"every number of pairs $P$:"
         ),

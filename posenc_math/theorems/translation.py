@@ -262,7 +262,8 @@ def shift_full() -> Theorem:
         scope_note="symbolic in the base, the width $d$ (every even $d$: $d/2$ pairs), the position and the offset",
         uses=("shift-block", "blockdiag-blockwise"),
         proof=(
-            r"$T(k)$ acts on $\mathrm{PE}(t)$ pair by pair (blockdiag-blockwise), and shift-block shifts each pair:",
+            r"$T(k)$ acts on $\mathrm{PE}(t)$ pair by pair ({prf:ref}`thm-blockdiag-blockwise`), and "
+            r"{prf:ref}`thm-shift-block` shifts each pair:",
             chain,
         ),
         lead=r"For the encoding of every even width $d$ with base $b$:",
