@@ -280,7 +280,7 @@ def shift_group() -> Theorem:
         compose.lhs,
         [
             (product, "block-diagonal matrices multiply block by block"),
-            (compose.rhs, r"$B(a) B(b) = B(a + b)$ in each block: angle addition"),
+            (compose.rhs, r"$B(\alpha) B(\beta) = B(\alpha + \beta)$ in each block: angle addition"),
         ],
     )
     unit_chain = Chain(
