@@ -798,7 +798,7 @@ def extension_wavelengths(
 ) -> Figure:
     """Wavelength of each rotary pair before and after each extension rule.
 
-    Top: wavelength ``2 pi / w_j`` per pair (log scale) for the trained
+    Top: wavelength ``2π / ω_j`` per pair (log scale) for the trained
     frequencies and each rule of :func:`posenc_math.extension_frequencies`,
     with the trained and the extended context lengths marked.  Bottom: how
     much each rule slows each pair (``w_j / w'_j``), between 1 (kept) and
@@ -869,6 +869,6 @@ def extension_wavelengths(
     # panel's upper left it sat on the "extended context" label, and on the
     # phone rendering (larger text) the two overlapped.
     bottom.legend(fontsize=8, frameon=False, loc="center left")
-    bottom.set_xlabel("pair j (frequency base^(-2j/dim))")
+    bottom.set_xlabel(r"pair $j$ (frequency $\mathrm{base}^{-2j/\mathrm{dim}}$)")
     bottom.set_ylabel("slow-down w / w'")
     return figure

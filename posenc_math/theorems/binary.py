@@ -83,7 +83,7 @@ def binary_bit() -> Theorem:
 
     return Theorem(
         id="binary-bit",
-        title="Bit j of t is the sign of a sinusoid of frequency pi / 2^j",
+        title=r"Bit $j$ of $t$ is the sign of a sinusoid of frequency $\pi / 2^j$",
         conclusions=(main, wave_period, bit_period, halving),
         steps=(wave_chain, bit_step, one_period, halving_step),
         witness=Witness(
@@ -95,9 +95,9 @@ def binary_bit() -> Theorem:
         negative_control=Conclusion(bit(t), (1 + sign(sympy.sin(angle(t)))) / 2, over=(t, j)),
         scope="instances",
         scope_note=(
-            f"both sides have period 2^(j+1) in t, proved symbolically for every j; within one period the "
-            f"formula is checked exhaustively for j = 0 .. {MAX_BIT}, so it holds for "
-            f"every t and j <= {MAX_BIT}"
+            f"both sides have period $2^{{j+1}}$ in $t$, proved symbolically for every $j$; within one period "
+            f"the formula is checked exhaustively for $j = 0, \\ldots, {MAX_BIT}$, so it holds for "
+            f"every $t$ and $j \\le {MAX_BIT}$"
         ),
         proof=(
             r"Both sides repeat when $t$ grows by $2^{j+1}$:",

@@ -168,7 +168,7 @@ def blockdiag_blockwise() -> Theorem:
         ),
         negative_control=Conclusion(composes.lhs, BlockDiagonal(j, n, MatMul(C(j), A(j))), over=(n,)),
         scope="general",
-        scope_note="symbolic in the number of blocks n and in every entry of every block",
+        scope_note="symbolic in the number of blocks $n$ and in every entry of every block",
         proof=(
             r"Multiply the blocks as numbers are multiplied, keeping their order; the zero off-diagonal blocks "
             r"contribute nothing. These are the kernel's block rules, stated here as a theorem: they are checked "
@@ -246,7 +246,7 @@ def shift_full() -> Theorem:
     )
     return Theorem(
         id="shift-full",
-        title="The whole encoding is shifted by a block-diagonal matrix T(k)",
+        title="The whole encoding is shifted by a block-diagonal matrix $T(k)$",
         conclusions=(goal,),
         steps=(chain,),
         witness=Witness(
@@ -259,10 +259,11 @@ def shift_full() -> Theorem:
             MatMul(T(k), PE(t), evaluate=False), PE(sympy.Add(t, -k, evaluate=False)), over=(BASE, WIDTH, t, k)
         ),
         scope="general",
-        scope_note="symbolic in the base, the width d (every even d: d/2 pairs), the position and the offset",
+        scope_note="symbolic in the base, the width $d$ (every even $d$: $d/2$ pairs), the position and the offset",
         uses=("shift-block", "blockdiag-blockwise"),
         proof=(
-            r"$T(k)$ acts on $\mathrm{PE}(t)$ pair by pair (blockdiag-blockwise), and shift-block shifts each pair:",
+            r"$T(k)$ acts on $\mathrm{PE}(t)$ pair by pair ({prf:ref}`thm-blockdiag-blockwise`), and "
+            r"{prf:ref}`thm-shift-block` shifts each pair:",
             chain,
         ),
         lead=r"For the encoding of every even width $d$ with base $b$:",
@@ -279,7 +280,7 @@ def shift_group() -> Theorem:
         compose.lhs,
         [
             (product, "block-diagonal matrices multiply block by block"),
-            (compose.rhs, r"$B(a) B(b) = B(a + b)$ in each block: angle addition"),
+            (compose.rhs, r"$B(\alpha) B(\beta) = B(\alpha + \beta)$ in each block: angle addition"),
         ],
     )
     unit_chain = Chain(
@@ -294,7 +295,7 @@ def shift_group() -> Theorem:
     )
     return Theorem(
         id="shift-group",
-        title="Shifts compose: T(k) T(l) = T(k + l), T(0) = I",
+        title=r"Shifts compose: $T(k)\,T(l) = T(k + l)$, $T(0) = I$",
         conclusions=(compose, unit),
         steps=(chain, unit_chain),
         witness=Witness(
@@ -306,7 +307,7 @@ def shift_group() -> Theorem:
         ),
         negative_control=Conclusion(MatMul(T(k), T(l_), evaluate=False), T(k - l_), over=(BASE, WIDTH, k, l_)),
         scope="general",
-        scope_note="symbolic in the base, the width d (every even d) and the offsets",
+        scope_note="symbolic in the base, the width $d$ (every even $d$) and the offsets",
         uses=("angle-addition", "blockdiag-blockwise"),
         proof=("Block by block, by angle addition:", chain, unit_chain),
         lead=r"For every even width $d$ and base $b$, the translation matrices form a group:",
@@ -337,7 +338,7 @@ def shift_orthogonal() -> Theorem:
     )
     return Theorem(
         id="shift-orthogonal",
-        title="T(k) is orthogonal and its transpose shifts back",
+        title="$T(k)$ is orthogonal and its transpose shifts back",
         conclusions=(orthogonal, back),
         steps=(first, second),
         witness=Witness(
@@ -348,7 +349,7 @@ def shift_orthogonal() -> Theorem:
         ),
         negative_control=Conclusion(Transpose(T(k)), T(k), over=(BASE, WIDTH, k)),
         scope="general",
-        scope_note="symbolic in the base, the width d (every even d) and the offset",
+        scope_note="symbolic in the base, the width $d$ (every even $d$) and the offset",
         uses=("blockdiag-blockwise",),
         proof=(first, second),
         lead=r"For every even width $d$, base $b$ and offset $k$:",
