@@ -6,6 +6,10 @@ A title or scope note may hold inline LaTeX between dollars
 Greek letters and relations as their Unicode characters, ``\frac{a}{b}`` as
 ``a/b``, a one-character power or index as a superscript or subscript
 (``2ʲ``) and a longer one in parentheses (``2^(-8/n)``).
+
+Why not pylatexenc's ``LatexNodes2Text``: it writes ``2^{-8/n}`` as
+``2^-8/n`` and ``\frac{x + 1}{2}`` as ``x + 1/2``, which read as
+``(2^-8)/n`` and ``x + 0.5``; here a group keeps its parentheses.
 """
 
 from __future__ import annotations
