@@ -137,11 +137,13 @@ def angle_addition() -> Theorem:
 def blockdiag_blockwise() -> Theorem:
     n = sympy.Symbol("n", integer=True, positive=True)
     j = sympy.Symbol("j", integer=True, nonnegative=True)
-    entries = [undefined_function(name, real=True) for name in ("a", "b", "c", "e", "f", "g", "p", "q", "r", "s")]
-    a_, b_, c_, e_, f_, g_, p_, q_, r_, s_ = entries
-    A = Definition("A", (j,), Matrix([[a_(j), b_(j)], [c_(j), e_(j)]]), r"A_{{{0}}}")
-    C = Definition("C", (j,), Matrix([[f_(j), g_(j)], [p_(j), q_(j)]]), r"C_{{{0}}}")
-    v = Definition("v", (j,), Matrix([r_(j), s_(j)]), r"v_{{{0}}}")  # entries of its own, not C's
+    # Greek entries: no letter that means something else on the page (b the base, p and q positions, e the encoding)
+    names = ("alpha", "beta", "gamma", "delta", "kappa", "mu", "nu", "rho", "sigma", "tau")
+    entries = (undefined_function(name, real=True, latex="\\" + name) for name in names)
+    alpha, beta, gamma, delta, kappa, mu, nu, rho, sigma, tau = entries
+    A = Definition("A", (j,), Matrix([[alpha(j), beta(j)], [gamma(j), delta(j)]]), r"A_{{{0}}}")
+    C = Definition("C", (j,), Matrix([[kappa(j), mu(j)], [nu(j), rho(j)]]), r"C_{{{0}}}")
+    v = Definition("v", (j,), Matrix([sigma(j), tau(j)]), r"v_{{{0}}}")  # entries of its own, not C's
     diag_a = BlockDiagonal(j, n, A(j))
     acts = Conclusion(MatMul(diag_a, Stacked(j, n, v(j)), evaluate=False), Stacked(j, n, MatMul(A(j), v(j))), over=(n,))
     composes = Conclusion(
