@@ -93,39 +93,13 @@ class NeedSplit(Exception):
 # Declared domains: read from the assumptions the author gave a symbol
 
 
-_KNOWN = {
-    "commutative",
-    "real",
-    "complex",
-    "integer",
-    "rational",
-    "positive",
-    "negative",
-    "nonnegative",
-    "nonpositive",
-    "nonzero",
-    "even",
-    "odd",
-    "finite",
-    "extended_real",
-}
-
-
 #: Declared facts that make a symbol finite (SymPy: each implies ``finite``; ``extended_real`` alone does not).
-_FINITE = (
-    "real",
-    "complex",
-    "integer",
-    "rational",
-    "finite",
-    "positive",
-    "negative",
-    "nonnegative",
-    "nonpositive",
-    "nonzero",
-    "even",
-    "odd",
+_FINITE = frozenset(
+    {"real", "complex", "integer", "rational", "finite", "positive", "negative", "nonnegative", "nonpositive"}
+    | {"nonzero", "even", "odd"}
 )
+#: The declared assumptions the kernel reads; a symbol declared with any other is refused.
+_KNOWN = _FINITE | {"commutative", "extended_real"}
 
 
 @dataclass(frozen=True)
