@@ -112,8 +112,8 @@ def binary_bit() -> Theorem:
             r"$(0, \pi)$ while bit $j$ is $0$ and through $(\pi, 2\pi)$ while it is $1$.",
         ),
         lead=(
-            r"For integers $t \ge 0$ and $j \ge 0$: bit $j$ of $t$, $\lfloor t/2^j\rfloor \bmod 2$, is 1 "
-            r"where the sinusoid is negative and 0 where it is positive (the first line); the sinusoid and the "
+            r"For integers $t \ge 0$ and $j \ge 0$: bit $j$ of $t$, $\lfloor t/2^j\rfloor \bmod 2$, is $1$ "
+            r"where the sinusoid is negative and $0$ where it is positive (the first line); the sinusoid and the "
             r"bit both repeat every $2^{j+1}$ positions (the next two); and each bit's frequency is half the "
             r"one before it (the last):"
         ),
