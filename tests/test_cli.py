@@ -155,8 +155,8 @@ def test_check_config_table(capsys):
     assert header[:5] == ["layers", "kind", "type", "rope_type", "base"]
     assert "f32" in header and "bf16" in header
     rows = lines[4:6]
-    assert rows[0].startswith("0-4, 6-10, 12-16, 18-22, 24-25") and " 10000 " in rows[0]
-    assert rows[1].startswith("5, 11, 17, 23") and " 1000000 " in rows[1] and "1048576" in rows[1]
+    assert rows[0].startswith("0-4, 6-10, 12-16, 18-22, 24-25") and " 10,000 " in rows[0]
+    assert rows[1].startswith("5, 11, 17, 23") and " 1 million " in rows[1] and "1,048,576" in rows[1]
 
 
 def test_check_config_json_and_notes(capsys):

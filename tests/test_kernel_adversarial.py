@@ -333,9 +333,34 @@ TRUE_MORE = [
     (sympy.floor(n + Rational(1, 2)), n),
 ]
 
+#: Round two (an adversary who had not read the kernel): SymPy's extended reals include +oo and -oo, where
+#: t - t, 0 * t and exp(t) exp(-t) are nan; two symbols of one name make a counterexample keyed by name ambiguous.
+t_ext = Symbol("t", extended_real=True)
+x_pos = Symbol("x", positive=True)
+EXTENDED = [
+    (sympy.Add(t_ext, -t_ext, evaluate=False), 0),
+    (Mul(0, t_ext, evaluate=False), 0),
+    (Mul(exp(t_ext), exp(-t_ext), evaluate=False), 1),
+    (sin(t_ext) ** 2 + cos(t_ext) ** 2, 1),
+    (over(t_ext, t_ext), 1),
+    (over(exp(t_ext) - exp(-t_ext), exp(t_ext) + exp(-t_ext)), sympy.tanh(t_ext)),
+    (Abs(x), x_pos),  # x real and x positive: two symbols, one name
+]
+i_, j_ = Symbol("ii", integer=True), Symbol("jj", integer=True)
+#: Nested sums (SymPy folds Sum(Sum(f, inner), outer) into one Sum with two limits).
+NESTED_SUMS_FALSE = [
+    (Sum(Sum(1, (j_, 0, i_)), (i_, 0, j)), (j + 1) * (j + 2) / 2 + 1),
+    (Sum(Sum(j_, (j_, 0, i_)), (i_, 0, j)), Sum(Sum(j_, (i_, 0, j_)), (j_, 0, j))),  # the swap with wrong limits
+]
+NESTED_SUMS_TRUE = [
+    (Sum(Sum(1, (j_, 0, i_)), (i_, 0, j)), (j + 1) * (j + 2) / 2),  # triangular numbers summed
+    (Sum(Sum(j_, (j_, 0, i_)), (i_, 0, j)), Sum(Sum(j_, (i_, j_, j)), (j_, 0, j))),  # the order swapped
+    (Sum(i_ * j_, (i_, 0, j), (j_, 0, j)), (j * (j + 1) / 2) ** 2),
+]
+
 FALSE = ZERO_OVER_ZERO + FLOATS + BRANCH_CUTS + SPECIAL_POINTS + RE_EVALUATION + BLOCK_SHORTCUTS + SUMS + POLES
-FALSE += ASSUMPTIONS + HUGE
-TRUE = TRUE_IDENTITIES + TRUE_MORE
+FALSE += ASSUMPTIONS + HUGE + EXTENDED + NESTED_SUMS_FALSE
+TRUE = TRUE_IDENTITIES + TRUE_MORE + NESTED_SUMS_TRUE
 
 
 def test_the_suite_is_as_large_as_the_issue_asks():
@@ -470,6 +495,12 @@ def _an_inequality_from_a_wrong_hypothesis():
     return _theorem(goal, [step], Conclusion(log(u), 1, over=(u,), relation="<", assuming=(sympy.Lt(u, 2),)))
 
 
+def _extended_reals_read_as_reals():
+    """exp(t) exp(-t) = 1 is false at t = oo in SymPy's extended reals (nan)."""
+    goal = Conclusion(Mul(exp(t_ext), exp(-t_ext), evaluate=False), sympy.Integer(1), over=(t_ext,))
+    return _theorem(goal, (Equal(goal.lhs, goal.rhs, "exp"),), Conclusion(goal.lhs, sympy.Integer(2), over=(t_ext,)))
+
+
 def _permutation_equivariance_with_p_transposed():
     from posenc_math.theorems.why_positions import ATTENTION, P
     from posenc_math.theorems.why_positions import X as tokens
@@ -493,6 +524,7 @@ FALSE_THEOREMS = [
     _a_false_instance_of_a_true_lemma,
     _an_inequality_from_a_wrong_hypothesis,
     _permutation_equivariance_with_p_transposed,
+    _extended_reals_read_as_reals,
 ]
 
 

@@ -23,15 +23,15 @@ def test_gemma3_local_base_moves_only_the_sliding_layers():
     effect = {item["key"]: item for item in config_key_effects(config)}["rope_local_base_freq"]
     assert effect["status"] == "changes"
     assert effect["layers"] == "0-4, 6-10"  # layers 5 and 11 are full attention: global base
-    assert effect["changes"][0] == "base 20000 -> 10000"  # Gemma3TextConfig's default local base
+    assert effect["changes"][0] == "base 20,000 → 10,000"  # Gemma3TextConfig's default local base
 
 
 def test_llama31_scaling_keys():
     effects = by_key("llama-3.1-8b-instruct.json")
-    assert effects["rope_theta"]["changes"][0] == "base 500000 -> 10000"
+    assert effects["rope_theta"]["changes"][0] == "base 500,000 → 10,000"
     assert effects["rope_scaling.factor"]["status"] == "required"
     assert "factor" in effects["rope_scaling.factor"]["error"]
-    assert effects["rope_scaling.rope_type"]["changes"][0] == "rope_type llama3 -> default"
+    assert effects["rope_scaling.rope_type"]["changes"][0] == "rope_type llama3 → default"
     assert effects["max_position_embeddings"]["status"] == "default"
 
 

@@ -157,7 +157,7 @@ def fresh_enumeration():
 def test_deberta_v2_buckets_verifies_as_a_computation():
     result = verify_theorem(get("deberta-v2-buckets"))
     assert_verified_on_page(result, "deberta-v2-buckets", "relative", scope="computation")
-    assert "2^20" in result.scope_note
+    assert "2^{20}" in result.scope_note
     theorem = get("deberta-v2-buckets")
     established = [step.establishes for step in theorem.steps if isinstance(step, Fact) and step.establishes]
     assert set(map(id, established)) == set(map(id, theorem.conclusions))

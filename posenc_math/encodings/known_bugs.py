@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import check_choice, check_int
+from .._words import number_words
 from .alibi import alibi_slopes
 from .model_configs import published_config
 from .rope_config import load_config, rope_from_config
@@ -178,11 +179,14 @@ class Reproduction:
 
         Examples
         --------
-        >>> print(reproduce("alibi_geometric_slopes").markdown().splitlines()[0])
+        >>> print("\\n".join(reproduce("alibi_geometric_slopes").markdown().splitlines()[:3]))
         | where | largest error in the ALiBi bias |
+        |---|---|
+        | distance 1 | 0.907 |
         """
         lines = [f"| where | largest error in the {self.quantity} |", "|---|---|"]
-        lines += [f"| {where} | {error:.3g} |" for where, error in zip(self.where, self.error, strict=True)]
+        pairs = zip(self.where, self.error, strict=True)
+        lines += [f"| {where} | {number_words(error, 3)} |" for where, error in pairs]
         return "\n".join(lines)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import check_choice
+from .._words import number_words
 from .rope_config import RopeLayer, load_config, rope_from_config, rope_layers
 from .rope_mistakes import mistake, mistaken_cos_sin
 
@@ -191,12 +192,13 @@ def layer_table(config) -> list[dict[str, Any]]:
     return rows
 
 
-def _number(value, spec: str = ".4g") -> str:
+def _cell(value: float | None, digits: int = 4) -> str:
+    """A table cell: ``-`` for none, a count of positions in full, else as :func:`number_words` writes it."""
     if value is None:
         return "-"
-    if isinstance(value, float) and value == int(value) and abs(value) < 1e15 and spec == ".4g":
-        return f"{int(value)}" if abs(value) < 1e7 else f"{value:.4g}"
-    return format(value, spec)
+    if isinstance(value, (int, np.integer)):
+        return f"{value:,}"
+    return number_words(value, digits)
 
 
 #: The columns of :func:`layer_table_cells`.
@@ -237,15 +239,15 @@ def layer_table_cells(rows: list[dict[str, Any]]) -> list[tuple[str, ...]]:
                 kind,
                 row["layer_type"].replace("_attention", ""),
                 row["rope_type"] or "-",
-                _number(row["base"]),
+                _cell(row["base"], 6),
                 f"{row['rotary_dim']}/{row['head_dim']}"
                 + (f" ({row['still_pairs']} still)" if row["still_pairs"] else ""),
                 row["layout"] or "-",
-                _number(row["attention_factor"], ".6g"),
-                _number(row["shortest_wavelength"]),
-                _number(row["longest_wavelength"]),
-                _number(row["float32_angle_position"], "d"),
-                _number(row["bfloat16_angle_position"], "d"),
+                _cell(row["attention_factor"], 6),
+                _cell(row["shortest_wavelength"]),
+                _cell(row["longest_wavelength"]),
+                _cell(row["float32_angle_position"]),
+                _cell(row["bfloat16_angle_position"]),
             )
         )
     return table
@@ -263,7 +265,7 @@ def layer_table_markdown(rows: list[dict[str, Any]], *, transposed: bool = False
     --------
     >>> rows = layer_table({"model_type": "llama4_text", "num_hidden_layers": 4})
     >>> print(layer_table_markdown(rows).splitlines()[2])
-    | 0-2 | rope | chunked | default | 500000 | 128/128 | interleaved | 1 | 6.283 | 2.559e+06 | 1048576 | 16 |
+    | 0-2 | rope | chunked | default | 500,000 | 128/128 | interleaved | 1 | 6.283 | 2.559 million | 1,048,576 | 16 |
     >>> print("\\n".join(layer_table_markdown(rows, transposed=True).splitlines()[:4]))
     | layers | 0-2 | 3 |
     |---|---|---|

@@ -44,6 +44,7 @@ __all__ = [
     "unsupported",
 ]
 
+#: The inference libraries whose RoPE code is reimplemented here, by the names :func:`implementation_cos_sin` takes.
 IMPLEMENTATIONS = ("transformers", "vllm", "llama.cpp", "mlx")
 
 F32 = np.float32

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .._words import number_words
 from .rope_config import RopeLayer, _text_part, load_config, rope_layers
 
 __all__ = ["ROPE_KEYS", "config_key_effects", "key_effects_markdown"]
@@ -94,10 +95,10 @@ def _short(value: Any) -> str:
     if isinstance(value, list) and len(value) > 4:
         numbers = [item for item in value if isinstance(item, (int, float)) and not isinstance(item, bool)]
         if len(numbers) == len(value):
-            return f"{len(value)} numbers, {min(numbers):.4g} to {max(numbers):.4g}"
+            return f"{len(value)} numbers, {number_words(min(numbers), 4)} to {number_words(max(numbers), 4)}"
         return f"a list of {len(value)}"
     if isinstance(value, float):
-        return f"{value:.6g}"
+        return number_words(value, 6)
     return repr(value) if isinstance(value, str) else str(value)
 
 
@@ -105,7 +106,7 @@ def _format(value: Any) -> str:
     if value is None:
         return "none"
     if isinstance(value, float):
-        return f"{value:.6g}"
+        return number_words(value, 6)
     if isinstance(value, tuple):
         return "/".join(str(item) for item in value)
     return str(value)
@@ -128,7 +129,7 @@ def _wavelength_change(before: RopeLayer, after: RopeLayer) -> str | None:
     pair = int(np.argmax(change))
     return (
         f"{changed} of {old.shape[0]} pairs turn at other speeds; most, pair {pair}: "
-        f"wavelength {old[pair]:.4g} -> {new[pair]:.4g}"
+        f"wavelength {number_words(old[pair], 4)} → {number_words(new[pair], 4)}"
     )
 
 
@@ -137,7 +138,7 @@ def _changes(before: RopeLayer, after: RopeLayer) -> list[str]:
     for name in _FIELDS:
         old, new = getattr(before, name), getattr(after, name)
         if old != new and not (isinstance(old, float) and isinstance(new, float) and np.isclose(old, new, rtol=1e-12)):
-            found.append(f"{name} {_format(old)} -> {_format(new)}")
+            found.append(f"{name} {_format(old)} → {_format(new)}")
     wavelengths = _wavelength_change(before, after)
     if wavelengths is not None:
         found.append(wavelengths)
@@ -167,7 +168,7 @@ def config_key_effects(config: Mapping[str, Any] | str | os.PathLike[str]) -> li
         ``value`` (short text), ``status`` (``"changes"``, ``"default"``:
         removing it changes nothing, or ``"required"``: the config cannot
         be read without it), ``layers`` (the changed layers as ranges),
-        ``n_layers_changed``, ``changes`` (``"base 10000 -> 1e+06"``, ... for
+        ``n_layers_changed``, ``changes`` (``"base 10,000 → 1 million"``, ... for
         the first changed layer; layers that change differently are grouped
         in ``groups``) and ``error`` (the message, for a required key).
 
@@ -177,7 +178,7 @@ def config_key_effects(config: Mapping[str, Any] | str | os.PathLike[str]) -> li
     ...           "rope_local_base_freq": 20000.0}
     >>> effect = config_key_effects(config)[1]
     >>> effect["key"], effect["status"], effect["layers"], effect["changes"][0]
-    ('rope_local_base_freq', 'changes', '0-4', 'base 20000 -> 10000')
+    ('rope_local_base_freq', 'changes', '0-4', 'base 20,000 → 10,000')
     """
     loaded = load_config(config)
     text, _model_type = _text_part(loaded)
@@ -208,7 +209,7 @@ def config_key_effects(config: Mapping[str, Any] | str | os.PathLike[str]) -> li
         if len(after) != len(before):
             effect.update(
                 status="changes",
-                changes=[f"num_hidden_layers {len(before)} -> {len(after)}"],
+                changes=[f"num_hidden_layers {len(before)} → {len(after)}"],
                 n_layers_changed=len(before),
             )
             effects.append(effect)
@@ -242,7 +243,7 @@ def key_effects_markdown(effects: list[dict[str, Any]]) -> str:
     --------
     >>> config = {"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000.0}
     >>> print(key_effects_markdown(config_key_effects(config)))
-    `rope_theta` = 10000
+    `rope_theta` = 10,000
     : without it, nothing changes (the default gives the same)
     """
     items = []

@@ -30,6 +30,7 @@ __all__ = [
     "yarn_ramp",
 ]
 
+#: The ``rope_type`` values of a config's ``rope_scaling`` that :func:`rope_frequencies` reads.
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope", "proportional")
 
 # Keys each rope_type reads ("rope_type"/"type" and "rope_theta" are

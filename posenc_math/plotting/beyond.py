@@ -417,7 +417,8 @@ def yarn_ramp_description(
 
     Parameters
     ----------
-    As for :func:`yarn_ramp_plot`.
+    dim, base, factor, original_max_position_embeddings, beta_fast, beta_slow
+        As for :func:`yarn_ramp_plot`.
 
     Returns
     -------
@@ -755,7 +756,8 @@ def extension_wavelengths_description(
 
     Parameters
     ----------
-    As for :func:`extension_wavelengths`.
+    dim, base, factor, original_max_position_embeddings, low_freq_factor, high_freq_factor
+        As for :func:`extension_wavelengths`.
 
     Returns
     -------
@@ -807,7 +809,7 @@ def extension_wavelengths(
 ) -> Figure:
     """Wavelength of each rotary pair before and after each extension rule.
 
-    Top: wavelength ``2 pi / w_j`` per pair (log scale) for the trained
+    Top: wavelength ``2π / ω_j`` per pair (log scale) for the trained
     frequencies and each rule of :func:`posenc_math.extension_frequencies`,
     with the trained and the extended context lengths marked.  Bottom: how
     much each rule slows each pair (``w_j / w'_j``), between 1 (kept) and
@@ -815,7 +817,15 @@ def extension_wavelengths(
 
     Parameters
     ----------
-    As :func:`posenc_math.extension_frequencies`.
+    dim : int, default 128
+        Rotary dimensions, even, > 2.
+    base : float, default 500000.0
+    factor : float, default 8.0
+        Context stretch, >= 1.
+    original_max_position_embeddings : int, default 8192
+        The trained context length.
+    low_freq_factor, high_freq_factor : float
+        Llama 3's band limits; all as for :func:`posenc_math.extension_frequencies`.
 
     Returns
     -------
@@ -871,6 +881,6 @@ def extension_wavelengths(
     # phone rendering (larger text) the two overlapped.  Notes and legend at 9 pt: at 8 pt they
     # read as small print at a laptop's 736 px column, the figure drawn 800 px wide.
     bottom.legend(fontsize=9, frameon=False, loc="center left")
-    bottom.set_xlabel("pair j (frequency base^(-2j/dim))")
+    bottom.set_xlabel(r"pair $j$ (frequency $\mathrm{base}^{-2j/\mathrm{dim}}$)")
     bottom.set_ylabel("slow-down w / w'")
     return figure

@@ -14,31 +14,9 @@ from collections.abc import Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._words import number_words
+
 __all__ = ["curves_description", "number_words", "slowdown_words"]
-
-
-def number_words(value: float, digits: int = 2) -> str:
-    """``value`` as a reader reads it: an integer below 10,000 in full, else ``digits`` significant digits
-    (thousands with separators, millions and more as "1.7 million").
-
-    Examples
-    --------
-    >>> number_words(3.0), number_words(8192), number_words(0.7416), number_words(-0.004567, 3)
-    ('3', '8,192', '0.74', '-0.00457')
-    >>> number_words(51861.67), number_words(1659573.58), number_words(65536.0, 6), number_words(127.8)
-    ('52,000', '1.7 million', '65,536', '130')
-    """
-    value = float(value)
-    if not np.isfinite(value):
-        return str(value)
-    if value == round(value) and abs(value) < 10_000:
-        return f"{round(value):,}"
-    if abs(value) >= 1e6:
-        return f"{value / 1e6:.{digits}g} million"
-    rounded = f"{value:.{digits}g}"
-    if abs(value) >= 1000 or ("e" in rounded and abs(value) >= 1):  # 52,000 and 130, not 5.2e+04 and 1.3e+02
-        return f"{float(rounded):,.0f}"
-    return rounded
 
 
 def curves_description(

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._words import number_words
 from ..encodings.rope_check import layer_table
 from ..encodings.rope_config import RopeLayer, load_config, rope_layers
 
@@ -147,15 +148,6 @@ def layer_wavelengths(configs: Mapping[str, Config], *, columns: int = 2) -> Fig
     return figure
 
 
-def _number(value: float) -> str:
-    """A number for prose: 6.28, 58,470, 5.6 million."""
-    if value >= 1e6:
-        return f"{value / 1e6:.3g} million"
-    if value >= 100:
-        return f"{round(value):,}"
-    return f"{value:.3g}"
-
-
 def layer_wavelengths_description(configs: Mapping[str, Config]) -> str:
     """What :func:`layer_wavelengths` draws, in words, from the same layers (for alt text).
 
@@ -174,7 +166,7 @@ def layer_wavelengths_description(configs: Mapping[str, Config]) -> str:
     ...           "rope_local_base_freq": 10000.0, "max_position_embeddings": 32768}
     >>> print(layer_wavelengths_description({"Gemma 3": config}))  # doctest: +NORMALIZE_WHITESPACE
     One panel, one column of points per layer, one point per rotated pair at its wavelength in positions
-    on a log scale. Gemma 3: 6 layers. Layers 0-4 (sliding attention): 128 pairs from 6.28 to 58,470
+    on a log scale. Gemma 3: 6 layers. Layers 0-4 (sliding attention): 128 pairs from 6.28 to 58,500
     positions per turn. Layer 5 (full attention): 128 pairs from 6.28 to 5.64 million positions per turn.
     A dotted line marks the trained context, 32,768 positions (max_position_embeddings).
     """
@@ -194,8 +186,8 @@ def layer_wavelengths_description(configs: Mapping[str, Config]) -> str:
                 continue
             pairs = row["rotary_dim"] // 2 - row["still_pairs"]
             parts.append(
-                f"{which} {row['layers']} ({kind}): {pairs} pairs from {_number(row['shortest_wavelength'])} "
-                f"to {_number(row['longest_wavelength'])} positions per turn."
+                f"{which} {row['layers']} ({kind}): {pairs} pairs from {number_words(row['shortest_wavelength'], 3)} "
+                f"to {number_words(row['longest_wavelength'], 3)} positions per turn."
             )
         context, key = _trained_context(layers)
         if context is not None:
@@ -236,15 +228,15 @@ class DescribedFigure:
 def described(figure: Figure, description: str) -> DescribedFigure:
     """``figure`` with ``description`` attached (see :class:`DescribedFigure`).
 
+    A figure made with pyplot is closed there (taken off pyplot's list of
+    open figures, still drawable), so a notebook shows it once: described.
+
     Parameters
     ----------
     figure : matplotlib.figure.Figure
     description : str
-        What the figure shows, in words (Latin-1 text: PNG text chunks hold
-        no other characters).
-
-    A figure made with pyplot is closed there (taken off pyplot's list of
-    open figures, still drawable), so a notebook shows it once: described.
+        What the figure shows, in words; any Unicode (π, ≤, 10⁻⁵): text that is
+        not Latin-1 goes into an ``iTXt`` chunk (UTF-8), as Pillow writes it.
 
     Returns
     -------
@@ -256,6 +248,10 @@ def described(figure: Figure, description: str) -> DescribedFigure:
     >>> shown = described(Figure(figsize=(1, 1)), "An empty square.")
     >>> shown.png()[:8] == b"\\x89PNG\\r\\n\\x1a\\n", b"An empty square." in shown.png()
     (True, True)
+    >>> import io
+    >>> from PIL import Image
+    >>> Image.open(io.BytesIO(described(Figure(), "A line at π, 3.7 × 10⁻⁵ high.").png())).text["Description"]
+    'A line at π, 3.7 × 10⁻⁵ high.'
     """
     from matplotlib.figure import Figure
 
@@ -263,13 +259,6 @@ def described(figure: Figure, description: str) -> DescribedFigure:
         raise TypeError(f"figure must be a matplotlib Figure, got {type(figure).__name__}")
     if not isinstance(description, str) or len(description.split()) < 3:
         raise ValueError(f"description must be a sentence of at least three words, got {description!r}")
-    try:
-        description.encode("latin-1")
-    except UnicodeEncodeError as error:
-        raise ValueError(
-            f"description must be Latin-1 text (a PNG text chunk holds no other characters); "
-            f"{description[error.start : error.end]!r} at {error.start} is not"
-        ) from None
     if "matplotlib.pyplot" in sys.modules:
         # a figure made with pyplot would be shown a second time, undescribed, by a notebook's inline
         # backend at the end of the cell; closing it there leaves the Figure whole for the PNG

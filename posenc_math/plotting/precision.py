@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validate import check_int
+from .._words import number_words
 from ..analysis import exact_integer_limit
 from ..precision import phase_error, phase_error_bound
 
@@ -72,10 +73,6 @@ def _largest_errors(
     return largest
 
 
-def _radians(value: float) -> str:
-    return f"{value:.2g}"
-
-
 def phase_error_growth_description(
     positions: ArrayLike, dim: int = 128, *, base: float = 10000.0, scenarios: dict[str, dict[str, str]] | None = None
 ) -> str:
@@ -100,14 +97,14 @@ def phase_error_growth_description(
     --------
     >>> text = phase_error_growth_description([1, 10, 100, 100_000], dim=8, scenarios={"f16": SCENARIOS["all float16"]})
     >>> text.split(". ")[1]
-    'f16: 3.7e-05 radians at position 100; no value from position 100,000 on, which it cannot hold.'
+    'f16: 3.7 × 10⁻⁵ radians at position 100; no value from position 100,000 on, which it cannot hold.'
     """
     positions = np.asarray(positions)
     scenarios = SCENARIOS if scenarios is None else scenarios
     largest = _largest_errors(positions, dim, base, scenarios)
     sentences = [
         f"Log-log plot of the largest phase error over the pairs against the position, from {int(positions[0]):,} "
-        f"to {int(positions[-1]):,}, for dim {dim} and base {base:g}, with a horizontal line at pi."
+        f"to {int(positions[-1]):,}, for dim {dim} and base {base:g}, with a horizontal line at π."
     ]
     for label, worst in largest.items():
         held = ~np.isnan(worst)
@@ -134,7 +131,7 @@ def phase_error_growth_description(
             parts.append(f"error reaches one radian at position {int(positions[reaching[0]]):,}")
         if held.any():
             last = np.flatnonzero(held)[-1]
-            parts.append(f"{_radians(float(worst[last]))} radians at position {int(positions[last]):,}")
+            parts.append(f"{number_words(float(worst[last]))} radians at position {int(positions[last]):,}")
         if not held.all():
             parts.append(
                 f"no value from position {int(positions[np.flatnonzero(~held)[0]]):,} on, which it cannot hold"
@@ -199,11 +196,11 @@ def phase_error_growth(
             color="0.6",
             linewidth=0.7,
             linestyle=(0, (4, 3)),
-            label="p u: one rounding of the angle" if index == 0 else None,
+            label=r"$p\,u$: one rounding of the angle" if index == 0 else None,
         )
     axes.axhline(np.pi, color="0.3", linewidth=0.8)
     axes.annotate(
-        "pi: the angle is meaningless",
+        r"$\pi$: the angle is meaningless",
         (positions[0], np.pi),
         xytext=(2, 3),
         textcoords="offset points",
@@ -213,7 +210,7 @@ def phase_error_growth(
     axes.set_ylim(top=20.0)
     axes.set_xlabel("position p")
     axes.set_ylabel("largest phase error over the pairs (rad)")
-    axes.set_title(f"angle p w_j against mpmath, dim {dim}, base {base:g}")
+    axes.set_title(rf"angle $p\,\omega_j$ against mpmath, dim {dim}, base {base:g}")
     axes.legend(fontsize=8, frameon=False, loc="lower right")
     return figure
 

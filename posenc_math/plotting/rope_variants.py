@@ -118,7 +118,8 @@ def longrope_wavelengths_description(
 
     Parameters
     ----------
-    As for :func:`longrope_wavelengths`.
+    dim, short_factor, long_factor, original_max_position_embeddings, base
+        As for :func:`longrope_wavelengths`.
 
     Returns
     -------
@@ -365,7 +366,7 @@ def xpos_decay_description(
     top = curves_description(
         {f"pair {pair}": scales[:, pair] for pair in pairs},
         x_label="the offset",
-        y_label="zeta_j to the power offset over scale_base",
+        y_label="ζ_j to the power offset over scale_base",
     )
     bottom = curves_description({"RoPE": rope_scores, "xPos": xpos_scores}, x_label="the offset", y_label="the score")
     return f"Top: {top} Bottom: {bottom}"
@@ -479,7 +480,7 @@ def xpos_decay(
     figure, (top, bottom) = plt.subplots(2, 1, figsize=(7.2, 5.2), sharex=True, layout="constrained")
     for colour, pair in zip(_COLOURS[1:], pairs, strict=False):
         top.plot(offsets, scales[:, pair], color=colour, label=f"pair {pair}")
-    top.set_ylabel("zeta_j ** (offset / scale_base)")
+    top.set_ylabel(r"$\zeta_j^{\,\mathrm{offset}\,/\,\gamma}$ ($\gamma$ = scale_base)")
     top.set_ylim(0, 1.05)
     # upper right, where every scale has fallen: across the top, the legend lay on the curves
     # at 1 and on the axis label on a phone (issue 24)
@@ -538,7 +539,7 @@ def longrope_wavelengths(
     pairs = np.arange(dim // 2)
     figure, axes = plt.subplots(figsize=(7.2, 3.8), layout="constrained")
     axes.semilogy(pairs, 2 * np.pi / trained, color=_COLOURS[0], label="trained (default)")
-    axes.semilogy(pairs, 2 * np.pi / short, color=_COLOURS[2], ls="--", label=f"short factors (seq_len <= {original})")
+    axes.semilogy(pairs, 2 * np.pi / short, color=_COLOURS[2], ls="--", label=f"short factors (seq_len ≤ {original})")
     axes.semilogy(pairs, 2 * np.pi / long, color=_COLOURS[4], label=f"long factors (seq_len > {original})")
     axes.axhline(original, color="#666666", ls=":", lw=1)
     axes.set_xlabel("pair j")

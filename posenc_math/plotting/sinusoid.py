@@ -307,7 +307,10 @@ def table_panels(
 
 
 def offset_curve(
-    curves: dict[str, ArrayLike], *, first_increase: dict[str, int] | None = None, ylabel: str = "<PE(t), PE(t + k)>"
+    curves: dict[str, ArrayLike],
+    *,
+    first_increase: dict[str, int] | None = None,
+    ylabel: str | None = None,
 ) -> Figure:
     """A quantity against the offset ``k``, with the first place it rises marked.
 
@@ -319,8 +322,9 @@ def offset_curve(
     first_increase : dict of str to int, optional
         Label to the offset to mark (from
         :func:`posenc_math.analysis.first_increase`).
-    ylabel : str
-        Label of the y axis.
+    ylabel : str, optional
+        Label of the y axis; by default the dot product of the encodings of
+        ``t`` and ``t + k``, typeset (``⟨PE(t), PE(t + k)⟩``).
 
     Returns
     -------
@@ -365,7 +369,7 @@ def offset_curve(
         labels.append(label)
     axes.axhline(0.0, color="0.6", linewidth=0.5)
     axes.set_xlabel("offset k (positions)")
-    axes.set_ylabel(ylabel)
+    axes.set_ylabel(r"$\langle PE(t), PE(t + k) \rangle$" if ylabel is None else ylabel)
     axes.legend(handles, labels, fontsize=8, loc="upper right")
     return figure
 

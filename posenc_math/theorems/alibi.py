@@ -135,7 +135,7 @@ def alibi_geometric() -> Theorem:
 
     return Theorem(
         id="alibi-geometric",
-        title="For n a power of two the ALiBi slopes are geometric, from 2^(-8/n) with ratio 2^(-8/n)",
+        title="For $n$ a power of two the ALiBi slopes are geometric, from $2^{-8/n}$ with ratio $2^{-8/n}$",
         conclusions=(start_conclusion, list_conclusion, ratio_conclusion),
         steps=steps,
         witness=Witness(
@@ -146,7 +146,7 @@ def alibi_geometric() -> Theorem:
         ),
         negative_control=Conclusion(ratio, 2 ** (-1 / n), (h, p)),
         scope="general",
-        scope_note="symbolic in the head h and the exponent p of the head count n = 2^p",
+        scope_note="symbolic in the head $h$ and the exponent $p$ of the head count $n = 2^p$",
         proof=(
             "The paper's code starts at $m_1 = 2^{-2^{-(\\log_2 n - 3)}}$ and multiplies by $m_1$ each time. For "
             "$n = 2^p$ the start is",
@@ -244,7 +244,7 @@ def softmax_shift_invariance() -> Theorem:
         ),
         negative_control=Conclusion(exp(_difference(x_j + c, x_i)), exp(x_j - x_i), (x_j, x_i, c)),
         scope="general",
-        scope_note="symbolic in the row length n, the shift c, the slope m and the positions",
+        scope_note="symbolic in the row length $n$, the shift $c$, the slope $m$ and the positions",
         proof=(
             r"Entry $i$ of $\operatorname{softmax}(x)$ is $1 / \sum_j e^{x_j - x_i}$, and a constant added to "
             r"every entry cancels in each exponent:",

@@ -52,9 +52,12 @@ def binary_bit() -> Theorem:
     def bit(position):
         return Mod(floor(position / 2**j), 2)
 
+    def half_of(numerator):  # (1 - sign)/2 as written; SymPy would distribute the 1/2 over the sum
+        return sympy.Mul(numerator, sympy.Rational(1, 2), evaluate=False)
+
     main = Conclusion(
         bit(t),
-        (1 - sign(sympy.sin(angle(t)))) / 2,
+        half_of(sympy.Add(1, -sign(sympy.sin(angle(t))), evaluate=False)),
         over=(t, j),
         where=rf"checked for every $t$ and $j \le {MAX_BIT}$ (the two periods below, for every $j$)",
     )
@@ -83,7 +86,7 @@ def binary_bit() -> Theorem:
 
     return Theorem(
         id="binary-bit",
-        title="Bit j of t is the sign of a sinusoid of frequency pi / 2^j",
+        title=r"Bit $j$ of $t$ is the sign of a sinusoid of frequency $\pi / 2^j$",
         conclusions=(main, wave_period, bit_period, halving),
         steps=(wave_chain, bit_step, one_period, halving_step),
         witness=Witness(
@@ -92,12 +95,14 @@ def binary_bit() -> Theorem:
             0.0,
             licenses="posenc_math.encodings.binary",
         ),
-        negative_control=Conclusion(bit(t), (1 + sign(sympy.sin(angle(t)))) / 2, over=(t, j)),
+        negative_control=Conclusion(
+            bit(t), half_of(sympy.Add(1, sign(sympy.sin(angle(t))), evaluate=False)), over=(t, j)
+        ),
         scope="instances",
         scope_note=(
-            f"both sides have period 2^(j+1) in t, proved symbolically for every j; within one period the "
-            f"formula is checked exhaustively for j = 0 .. {MAX_BIT}, so it holds for "
-            f"every t and j <= {MAX_BIT}"
+            f"both sides have period $2^{{j+1}}$ in $t$, proved symbolically for every $j$; within one period "
+            f"the formula is checked exhaustively for $j = 0, \\ldots, {MAX_BIT}$, so it holds for "
+            f"every $t$ and $j \\le {MAX_BIT}$"
         ),
         proof=(
             r"Both sides repeat when $t$ grows by $2^{j+1}$:",
@@ -107,8 +112,9 @@ def binary_bit() -> Theorem:
             r"$(0, \pi)$ while bit $j$ is $0$ and through $(\pi, 2\pi)$ while it is $1$.",
         ),
         lead=(
-            r"For integers $t \ge 0$ and $j \ge 0$, bit $j$ of $t$, $\lfloor t/2^j\rfloor \bmod 2$, is read "
-            r"off the sign of a sinusoid; the frequencies $\pi/2^j$ halve from bit to bit, where the sinusoidal "
-            r"encoding's are multiplied by $b^{-2/d}$:"
+            r"For integers $t \ge 0$ and $j \ge 0$: bit $j$ of $t$, $\lfloor t/2^j\rfloor \bmod 2$, is $1$ "
+            r"where the sinusoid is negative and $0$ where it is positive (the first line); the sinusoid and the "
+            r"bit both repeat every $2^{j+1}$ positions (the next two); and each bit's frequency is half the "
+            r"one before it (the last):"
         ),
     )

@@ -136,7 +136,7 @@ def ntk_base() -> Theorem:
     )
     return Theorem(
         id="ntk-base",
-        title="The NTK-aware base b s^(d/(d-2)) slows the slowest pair by s and keeps the fastest",
+        title="The NTK-aware base $b s^{d/(d-2)}$ slows the slowest pair by $s$ and keeps the fastest",
         conclusions=(slowest, fastest, every),
         steps=steps,
         witness=Witness(
@@ -148,7 +148,9 @@ def ntk_base() -> Theorem:
         ),
         negative_control=Conclusion(FREQUENCY(lowest, b * s), slowest.rhs, (b, s, d), assuming=hypotheses),
         scope="general",
-        scope_note="symbolic in the base b, the stretch s, the width d (every even d >= 4) and the pair index i",
+        scope_note=(
+            r"symbolic in the base $b$, the stretch $s$, the width $d$ (every even $d \ge 4$) and the pair index $i$"
+        ),
         proof=(
             r"With $\omega_i(b) = b^{-2i/d}$ the fastest pair has frequency 1 for every base. Asking the slowest "
             r"to be $s$ times slower and taking logarithms gives a linear equation for $\ln b'$, whose solution "
@@ -279,9 +281,9 @@ def yarn_ramp() -> Theorem:
         ),
         scope="general",
         scope_note=(
-            "symbolic in the context L, the turn count beta, the base, the width d, the stretch s, the ramp ends "
-            "and the pair index; the floor/ceil/clamp of the ends is the library's, compared at 40 digits by the "
-            "witness"
+            r"symbolic in the context $L$, the turn count $\beta$, the base, the width $d$, the stretch $s$, the "
+            "ramp ends and the pair index; the floor/ceil/clamp of the ends is the library's, compared at 40 "
+            "digits by the witness"
         ),
         proof=(
             r"Pair $j$ turns $L\omega_j / (2\pi)$ times over the trained context, $\omega_j = b^{-2j/d}$. At "

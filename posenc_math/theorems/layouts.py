@@ -44,7 +44,7 @@ def spacing_relation() -> Theorem:
 
     return Theorem(
         id="spacing-relation",
-        title="tensor2tensor's spacing is the paper's with base b^(d/(d-2))",
+        title="tensor2tensor's spacing is the paper's with base $b^{d/(d-2)}$",
         conclusions=(goal,),
         steps=(chain,),
         witness=Witness(
@@ -109,7 +109,7 @@ def layout_permutation() -> Theorem:
         ),
         negative_control=Conclusion(PE_SPLIT(t), MatMul(Transpose(PERMUTATION()), PE(t)), over=(BASE, WIDTH, t)),
         scope="general",
-        scope_note="symbolic in the base, the position and the width d (every even d)",
+        scope_note="symbolic in the base, the position and the width $d$ (every even $d$)",
         proof=(
             r"$\Pi$ has 0/1 entries and $\Pi^\top \Pi = I$, so it is a permutation matrix; it takes the "
             r"interleaved encoding to the split one:",

@@ -197,7 +197,7 @@ def mrope_text_is_rope() -> Theorem:
         ),
         scope="general",
         scope_note=(
-            "symbolic in the id p, the number of pairs P = d/2, the section sizes and the frequencies; the "
+            "symbolic in the id $p$, the number of pairs $P = d/2$, the section sizes and the frequencies; the "
             "library's layouts against the brackets at 40 digits (witness)"
         ),
         proof=(
@@ -214,12 +214,12 @@ def mrope_text_is_rope() -> Theorem:
             r"A token has three ids, temporal, height and width; M-RoPE turns pair $j$ of a head with $P$ pairs "
             r"by the id $\pi_j$ its layout picks: $M(p_t, p_h, p_w) = \operatorname{blockdiag}_j "
             r"R(\pi_j\,\omega_j)$, and $R_p = \operatorname{blockdiag}_j R(p\,\omega_j)$ is 1-D RoPE "
-            r"(rope-relative). A text token has $p_t = p_h = p_w = p$:"
+            r"({prf:ref}`thm-rope-relative`). A text token has $p_t = p_h = p_w = p$:"
         ),
         remarks=(
             r"The statement is about the rotation; which features form pair $j$ (half or interleaved layout) is a "
-            r"fixed permutation of the head (rope-layout-permutation). The negative control moves the height id "
-            r"one step: every pair of the height section then turns by $(p + 1)\,\omega_j$."
+            r"fixed permutation of the head ({prf:ref}`thm-rope-layout-permutation`). The negative control moves "
+            r"the height id one step: every pair of the height section then turns by $(p + 1)\,\omega_j$."
         ),
     )
 
@@ -316,8 +316,8 @@ def attention_factor_squared() -> Theorem:
         ),
         scope="general",
         scope_note=(
-            "symbolic in the factor, the positions, the number of pairs P = d/2, the components and frequencies, "
-            "and in DeepSeek's s, mu, mu_all"
+            "symbolic in the factor, the positions, the number of pairs $P = d/2$, the components and frequencies, "
+            r"and in DeepSeek's $s$, $\mu$, $\mu_{\mathrm{all}}$"
         ),
         proof=(
             r"Multiplying cos and sin by $\alpha$ multiplies the whole rotation by $\alpha$, and a dot product of "
@@ -416,7 +416,7 @@ def partial_rotary_pass_through() -> Theorem:
         ),
         scope="general",
         scope_note=(
-            "symbolic in the positions, the number of rotated pairs P, the number of passed features M, the "
+            "symbolic in the positions, the number of rotated pairs $P$, the number of passed features $M$, the "
             "components and the frequencies"
         ),
         uses=("rope-relative",),
@@ -424,13 +424,14 @@ def partial_rotary_pass_through() -> Theorem:
             r"$T_p$ is block-diagonal with the blocks $R_p$ and $I_M$; the dot product of two stacked vectors is "
             r"the sum of the blocks' dot products, and $I_M$ leaves $q_{\mathrm{pass}}$ as it is at every position:",
             *steps[:2],
-            r"The rotated term depends on the offset only (rope-relative); the passed one on no position at all:",
+            r"The rotated term depends on the offset only ({prf:ref}`thm-rope-relative`); the passed one on no "
+            r"position at all:",
             steps[2],
         ),
         lead=(
-            r"A head of $d = 2P + M$ features turns $2P$ of them, $q_{\mathrm{rot}}$, by RoPE ($R_p$, rope-relative) "
-            r"and passes $M$ through, $q_{\mathrm{pass}}$; $T_p$ and $T'_p$ are its rotation with the turned "
-            r"features first or last. For every $P$ and $M$:"
+            r"A head of $d = 2P + M$ features turns $2P$ of them, $q_{\mathrm{rot}}$, by RoPE ($R_p$, "
+            r"{prf:ref}`thm-rope-relative`) and passes $M$ through, $q_{\mathrm{pass}}$; $T_p$ and $T'_p$ are its "
+            r"rotation with the turned features first or last. For every $P$ and $M$:"
         ),
         remarks=(
             r"So a partially rotary head attends with a sum of a relative term and a content term with no "

@@ -60,7 +60,7 @@ def norm_constant() -> Theorem:
     )
     return Theorem(
         id="norm-constant",
-        title="Every position has the same norm, the square root of d/2",
+        title=r"Every position has the same norm, $\sqrt{d/2}$",
         conclusions=(goal,),
         steps=(chain,),
         witness=Witness(
@@ -126,7 +126,7 @@ def dot_symmetric() -> Theorem:
     )
     return Theorem(
         id="dot-symmetric",
-        title="The dot product is the same for offsets k and -k",
+        title="The dot product is the same for offsets $k$ and $-k$",
         conclusions=(goal,),
         steps=(chain,),
         witness=Witness(
@@ -139,7 +139,7 @@ def dot_symmetric() -> Theorem:
         uses=("dot-relative",),
         proof=(
             r"Pair $i$ contributes $\cos(\omega_i t - \omega_i(t-k)) = \cos\omega_i k$, the same as for the "
-            r"offset $+k$ (dot-relative):",
+            r"offset $+k$ ({prf:ref}`thm-dot-relative`):",
             chain,
         ),
         lead=r"For every even width $d$, base $b$, position $t$ and offset $k$:",

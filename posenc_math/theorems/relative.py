@@ -213,9 +213,10 @@ def t5_buckets() -> Theorem:
         ),
         scope="computation",
         scope_note=(
-            "exhaustive over |r| <= 4D and six far offsets up to the int64 range, for "
+            r"exhaustive over $|r| \le 4D$ and six far offsets up to the int64 range, for "
             + str(len(T5_CONFIGS))
-            + " configurations (B in 8 .. 128, D in 32 .. 1024, both directions); beyond 4D the buckets are "
+            + r" configurations ($B \in \{8, \ldots, 128\}$, $D \in \{32, \ldots, 1024\}$, both directions); "
+            r"beyond $4D$ the buckets are "
             "constant by the saturation fact, which is itself checked only on those offsets"
         ),
         proof=(
@@ -302,7 +303,7 @@ def transformer_xl_relative() -> Theorem:
 
     return Theorem(
         id="transformer-xl-relative",
-        title="Transformer-XL's position terms depend only on i - j, for every width",
+        title="Transformer-XL's position terms depend only on $i - j$, for every width",
         conclusions=(pair, every_width),
         steps=(chain, cancel),
         witness=Witness(
@@ -419,7 +420,7 @@ def deberta_relative() -> Theorem:
         ),
         negative_control=Conclusion(DELTA(I_, J_), 2 * K, (I_, J_, K), assuming=(after,)),
         scope="general",
-        scope_note="symbolic in the positions, the shift, the table size 2k, the width d and the content terms",
+        scope_note="symbolic in the positions, the shift, the table size $2k$, the width $d$ and the content terms",
         proof=(
             r"The index is the offset plus $k$, clipped: $\delta(i, j) = \min(\max(i - j + k, 0), 2k - 1)$ "
             r"(the library's np.clip), so moving both positions by $s$ changes nothing,",
@@ -634,14 +635,15 @@ def deberta_v2_buckets() -> Theorem:
         ),
         scope="computation",
         scope_note=(
-            f"exhaustive over every |d| <= 2^20 (no larger d except the far offsets named) for (B, M) = "
-            f"({buckets}, {largest}) and the settings {others}; the buckets are those of deberta_log_bucket "
+            f"exhaustive over every $|d| \\le 2^{{20}}$ (no larger $d$ except the far offsets named) for $(B, M) = "
+            f"({buckets}, {largest})$ and the settings {others}; the buckets are those of deberta_log_bucket "
             "(make_log_bucket_position's formula, each float32 step rounded to nearest), matched against the "
             "formula in exact arithmetic by the witness"
         ),
         proof=(
-            "Every offset with |d| <= 2^20 is enumerated, for each setting listed, and the rows are computed at the "
-            "far offsets named. Nothing here is argued for the offsets in between: the statement stops at 2^20.",
+            r"Every offset with $|d| \le 2^{20}$ is enumerated, for each setting listed, and the rows are computed "
+            r"at the far offsets named. Nothing here is argued for the offsets in between: the statement stops at "
+            r"$2^{20}$.",
         ),
         lead=(
             r"$d = i - j$, query minus key; $\operatorname{bucket}$ is the formula of transformers' "

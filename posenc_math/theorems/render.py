@@ -623,7 +623,7 @@ def _theorem_myst(theorem: Theorem, result: Result, checking: str) -> str:
         lines += ["where", ""]
         for definition in named:
             lines += _display(_aligned([_definition_latex(definition).replace(" = ", " &= ", 1)]))
-    uses = ", ".join(f"{{prf:ref}}`{used} <{label(used)}>`" for used in theorem.uses)
+    uses = ", ".join(f"{{prf:ref}}`{label(used)}`" for used in theorem.uses)  # "Theorem 4", as the page numbers it
     lines += [
         f"**{status}** when this page was built; {scope}. "
         f"Id `{theorem.id}`" + (f"; uses {uses}" if uses else "") + f". {{doc}}`How this is checked <{checking}>`",

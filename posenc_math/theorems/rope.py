@@ -153,7 +153,7 @@ def rope_relative() -> Theorem:
         ),
         negative_control=Conclusion(whole.lhs, DOT(query, MatMul(ROPE(m_ - n_), key)), (m_, n_, P_)),
         scope="general",
-        scope_note="symbolic in the positions, the frequencies, the components and the number of pairs P = d/2",
+        scope_note="symbolic in the positions, the frequencies, the components and the number of pairs $P = d/2$",
         uses=("blockdiag-blockwise",),
         proof=(
             r"RoPE at position $p$ is the block-diagonal $R_p$; a rotation's transpose is the rotation backwards, "
@@ -246,7 +246,9 @@ def rope_layout_permutation() -> Theorem:
         ),
         negative_control=Conclusion(MatMul(ROPE_HALF(p), Transpose(perm)), MatMul(perm, ROPE(p)), (p, P_)),
         scope="general",
-        scope_note="symbolic in the position, the frequencies, the components and the number of pairs P (every even d)",
+        scope_note=(
+            "symbolic in the position, the frequencies, the components and the number of pairs $P$ (every even $d$)"
+        ),
         uses=("rope-relative",),
         proof=(
             r"$\Pi$ has 0/1 entries and $\Pi^\top\Pi = I$, so it is a permutation: `interleaved_to_half(d)`. "
@@ -256,7 +258,8 @@ def rope_layout_permutation() -> Theorem:
         ),
         lead=(
             r"$\Pi$ moves coordinate $2j$ to $j$ and $2j+1$ to $j + P$ ($d = 2P$); "
-            r"$R^{\mathrm{half}}_p$ is RoPE in the half layout, $R_p$ in the interleaved one (rope-relative):"
+            r"$R^{\mathrm{half}}_p$ is RoPE in the half layout, $R_p$ in the interleaved one "
+            r"({prf:ref}`thm-rope-relative`):"
         ),
     )
 
@@ -356,8 +359,8 @@ def rope_long_term_decay() -> Theorem:
         ),
         scope="general",
         scope_note=(
-            "symbolic in the number of pairs P (every width d = 2P) and in the h_j, S_j; the assembled bound "
-            "for RoPE's own h and S at 40 digits for d = 8, 64, 128 (witness)"
+            "symbolic in the number of pairs $P$ (every width $d = 2P$) and in the $h_j$, $S_j$; the assembled bound "
+            "for RoPE's own $h$ and $S$ at 40 digits for $d = 8, 64, 128$ (witness)"
         ),
         proof=(
             r"Summation by parts moves the differences from $S$ onto $h$:",
@@ -370,8 +373,9 @@ def rope_long_term_decay() -> Theorem:
         ),
         uses=("rope-relative",),
         lead=(
-            r"RoPE's score at offset $r$ is $\operatorname{Re}\sum_{j<P} h_j\,e^{-i r\omega_j}$ (rope-relative), "
-            r"$P = d/2$, with $h_j = z_{q,j}\overline{z_{k,j}}$. Write $S_j = \sum_{l<j} e^{-i r \omega_l}$, so "
+            r"RoPE's score at offset $r$ is $\operatorname{Re}\sum_{j<P} h_j\,e^{-i r\omega_j}$ "
+            r"({prf:ref}`thm-rope-relative`), $P = d/2$, with $h_j = z_{q,j}\overline{z_{k,j}}$. "
+            r"Write $S_j = \sum_{l<j} e^{-i r \omega_l}$, so "
             r"$S_{j+1} - S_j = e^{-i r\omega_j}$ and $S_0 = 0$; put $h_P = 0$. For any complex $h_j$, $S_j$ and "
             r"every number of pairs $P$:"
         ),
@@ -508,7 +512,7 @@ def multi_axis_relative() -> Theorem:
         negative_control=Conclusion(scores, DOT(query, MatMul(AXES_BACKWARDS(), key)), (P_,), where=where),
         scope="general",
         scope_note=(
-            "symbolic in the number of pairs P = d/2, the assignment of pairs to axes (any number of axes), the "
+            "symbolic in the number of pairs $P = d/2$, the assignment of pairs to axes (any number of axes), the "
             "position vectors, the shift, the components and the frequencies"
         ),
         uses=("blockdiag-blockwise",),

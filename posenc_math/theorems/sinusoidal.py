@@ -56,7 +56,7 @@ def wavelength_range() -> Theorem:
 
     return Theorem(
         id="wavelength-range",
-        title="The wavelengths run from 2 pi to 2 pi b^((d-2)/d), not to 2 pi b",
+        title=r"The wavelengths run from $2\pi$ to $2\pi b^{(d-2)/d}$, not to $2\pi b$",
         conclusions=(first, longest, short, t2t),
         steps=(first_step, longest_step, logs, right, below, t2t_step),
         witness=Witness(

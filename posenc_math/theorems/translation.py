@@ -137,11 +137,13 @@ def angle_addition() -> Theorem:
 def blockdiag_blockwise() -> Theorem:
     n = sympy.Symbol("n", integer=True, positive=True)
     j = sympy.Symbol("j", integer=True, nonnegative=True)
-    entries = [undefined_function(name, real=True) for name in ("a", "b", "c", "e", "f", "g", "p", "q", "r", "s")]
-    a_, b_, c_, e_, f_, g_, p_, q_, r_, s_ = entries
-    A = Definition("A", (j,), Matrix([[a_(j), b_(j)], [c_(j), e_(j)]]), r"A_{{{0}}}")
-    C = Definition("C", (j,), Matrix([[f_(j), g_(j)], [p_(j), q_(j)]]), r"C_{{{0}}}")
-    v = Definition("v", (j,), Matrix([r_(j), s_(j)]), r"v_{{{0}}}")  # entries of its own, not C's
+    # Greek entries: no letter that means something else on the page (b the base, p and q positions, e the encoding)
+    names = ("alpha", "beta", "gamma", "delta", "kappa", "mu", "nu", "rho", "sigma", "tau")
+    entries = (undefined_function(name, real=True, latex="\\" + name) for name in names)
+    alpha, beta, gamma, delta, kappa, mu, nu, rho, sigma, tau = entries
+    A = Definition("A", (j,), Matrix([[alpha(j), beta(j)], [gamma(j), delta(j)]]), r"A_{{{0}}}")
+    C = Definition("C", (j,), Matrix([[kappa(j), mu(j)], [nu(j), rho(j)]]), r"C_{{{0}}}")
+    v = Definition("v", (j,), Matrix([sigma(j), tau(j)]), r"v_{{{0}}}")  # entries of its own, not C's
     diag_a = BlockDiagonal(j, n, A(j))
     acts = Conclusion(MatMul(diag_a, Stacked(j, n, v(j)), evaluate=False), Stacked(j, n, MatMul(A(j), v(j))), over=(n,))
     composes = Conclusion(
@@ -168,7 +170,7 @@ def blockdiag_blockwise() -> Theorem:
         ),
         negative_control=Conclusion(composes.lhs, BlockDiagonal(j, n, MatMul(C(j), A(j))), over=(n,)),
         scope="general",
-        scope_note="symbolic in the number of blocks n and in every entry of every block",
+        scope_note="symbolic in the number of blocks $n$ and in every entry of every block",
         proof=(
             r"Multiply the blocks as numbers are multiplied, keeping their order; the zero off-diagonal blocks "
             r"contribute nothing. These are the kernel's block rules, stated here as a theorem: they are checked "
@@ -246,7 +248,7 @@ def shift_full() -> Theorem:
     )
     return Theorem(
         id="shift-full",
-        title="The whole encoding is shifted by a block-diagonal matrix T(k)",
+        title="The whole encoding is shifted by a block-diagonal matrix $T(k)$",
         conclusions=(goal,),
         steps=(chain,),
         witness=Witness(
@@ -259,10 +261,11 @@ def shift_full() -> Theorem:
             MatMul(T(k), PE(t), evaluate=False), PE(sympy.Add(t, -k, evaluate=False)), over=(BASE, WIDTH, t, k)
         ),
         scope="general",
-        scope_note="symbolic in the base, the width d (every even d: d/2 pairs), the position and the offset",
+        scope_note="symbolic in the base, the width $d$ (every even $d$: $d/2$ pairs), the position and the offset",
         uses=("shift-block", "blockdiag-blockwise"),
         proof=(
-            r"$T(k)$ acts on $\mathrm{PE}(t)$ pair by pair (blockdiag-blockwise), and shift-block shifts each pair:",
+            r"$T(k)$ acts on $\mathrm{PE}(t)$ pair by pair ({prf:ref}`thm-blockdiag-blockwise`), and "
+            r"{prf:ref}`thm-shift-block` shifts each pair:",
             chain,
         ),
         lead=r"For the encoding of every even width $d$ with base $b$:",
@@ -279,7 +282,7 @@ def shift_group() -> Theorem:
         compose.lhs,
         [
             (product, "block-diagonal matrices multiply block by block"),
-            (compose.rhs, r"$B(a) B(b) = B(a + b)$ in each block: angle addition"),
+            (compose.rhs, r"$B(\alpha) B(\beta) = B(\alpha + \beta)$ in each block: angle addition"),
         ],
     )
     unit_chain = Chain(
@@ -294,7 +297,7 @@ def shift_group() -> Theorem:
     )
     return Theorem(
         id="shift-group",
-        title="Shifts compose: T(k) T(l) = T(k + l), T(0) = I",
+        title=r"Shifts compose: $T(k)\,T(l) = T(k + l)$, $T(0) = I$",
         conclusions=(compose, unit),
         steps=(chain, unit_chain),
         witness=Witness(
@@ -306,7 +309,7 @@ def shift_group() -> Theorem:
         ),
         negative_control=Conclusion(MatMul(T(k), T(l_), evaluate=False), T(k - l_), over=(BASE, WIDTH, k, l_)),
         scope="general",
-        scope_note="symbolic in the base, the width d (every even d) and the offsets",
+        scope_note="symbolic in the base, the width $d$ (every even $d$) and the offsets",
         uses=("angle-addition", "blockdiag-blockwise"),
         proof=("Block by block, by angle addition:", chain, unit_chain),
         lead=r"For every even width $d$ and base $b$, the translation matrices form a group:",
@@ -337,7 +340,7 @@ def shift_orthogonal() -> Theorem:
     )
     return Theorem(
         id="shift-orthogonal",
-        title="T(k) is orthogonal and its transpose shifts back",
+        title="$T(k)$ is orthogonal and its transpose shifts back",
         conclusions=(orthogonal, back),
         steps=(first, second),
         witness=Witness(
@@ -348,7 +351,7 @@ def shift_orthogonal() -> Theorem:
         ),
         negative_control=Conclusion(Transpose(T(k)), T(k), over=(BASE, WIDTH, k)),
         scope="general",
-        scope_note="symbolic in the base, the width d (every even d) and the offset",
+        scope_note="symbolic in the base, the width $d$ (every even $d$) and the offset",
         uses=("blockdiag-blockwise",),
         proof=(first, second),
         lead=r"For every even width $d$, base $b$ and offset $k$:",

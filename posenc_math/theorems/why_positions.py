@@ -104,7 +104,9 @@ def attention_permutation_equivariant() -> Theorem:
         ),
         negative_control=Conclusion(ATTENTION(px), MatMul(Transpose(P), ATTENTION(X)), over=(X, M, W_V, P)),
         scope="general",
-        scope_note="symbolic in the number of tokens n, the width w, the matrices M, W_V and the permutation P",
+        scope_note=(
+            "symbolic in the number of tokens $n$, the width $w$, the matrices $M$, $W_V$ and the permutation $P$"
+        ),
         proof=(
             r"With $M = W_Q W_K^\top/\sqrt d$, the scores of $PX$ are $P (X M X^\top) P^\top$, and "
             r"softmax acts row by row, so it permutes with the rows and columns:",

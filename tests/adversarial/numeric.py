@@ -459,17 +459,16 @@ class Evaluator:
                 del self.bound[variable]
 
     def sum(self, e: sympy.Sum) -> Any:
-        if len(e.limits) != 1:
-            inner = sympy.Sum(e.function, *e.limits[:-1])
-            return self.sum(sympy.Sum(inner, e.limits[-1]))
-        index, a, b = self._range(e.limits[0])
+        # the last limit is the outermost sum; the rest stay one Sum (SymPy would fold Sum(Sum(...), outer) back)
+        function = sympy.Sum(e.function, *e.limits[:-1]) if len(e.limits) > 1 else e.function
+        index, a, b = self._range(e.limits[-1])
         if mpmath.isinf(a) or mpmath.isinf(b):
-            return mpmath.nsum(lambda j: self.at(e.function, index, j), [a, b])
+            return mpmath.nsum(lambda j: self.at(function, index, j), [a, b])
         if b >= a:
-            return mpmath.fsum(self._terms(e.function, index, a, b))
+            return mpmath.fsum(self._terms(function, index, a, b))
         if b == a - 1:
             return mpmath.mpf(0)
-        return -mpmath.fsum(self._terms(e.function, index, b + 1, a - 1))
+        return -mpmath.fsum(self._terms(function, index, b + 1, a - 1))
 
     def product_expression(self, e: sympy.Product) -> Any:
         if len(e.limits) != 1:

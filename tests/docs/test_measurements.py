@@ -130,7 +130,7 @@ def build_section(make_app, tmp_path, section: str):
 def test_a_library_section_is_read_from_the_record(make_app, tmp_path):
     html, _ = build_section(make_app, tmp_path, "tables")
     table = html[html.index('class="posenc-measured') :]
-    for value in ("8192 x 1024 table", ">13.9x<", ">7.77e-16<", "missed", "tools/bench.py", "2026-11-26"):
+    for value in ("8192 × 1024 table", ">13.9x<", ">7.77 × 10⁻¹⁶<", "missed", "tools/bench.py", "2026-11-26"):
         assert value in table, value
     assert "max |table - mpmath 40 digits|" in table  # escaped for the table, shown as measured
 

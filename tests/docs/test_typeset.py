@@ -153,3 +153,21 @@ def test_a_matrix_wider_than_the_column_is_typeset_again_narrower():
         assert _widest_em(small["html"], 1.17) < 5
     finally:
         typesetter.close()
+
+
+def test_a_short_formula_in_line_is_never_broken(make_app, tmp_path):
+    """MathJax breaks in-line math before a relation or an operator: "p" at the end of a line, "+ k" at the start of
+    the next.  A formula that fits on a phone's line moves there whole; only a longer one keeps its break points."""
+    needs_node()
+    text = "Breaks\n======\n\nShort :math:`p + k` and :math:`(\\sin(p\\omega_i), \\cos(p\\omega_i))`.\n\n"
+    text += f"Long :math:`{LONG}`.\n"
+    _app, out = build(make_app, tmp_path, text)
+    formulas = re.findall(
+        r'<span class="math notranslate nohighlight">(<mjx-container.*?</mjx-container>)</span>',
+        out.joinpath("index.html").read_text(),
+    )
+    assert len(formulas) == 3
+    short, pair, long = formulas
+    assert "<mjx-break" not in short and "<mjx-break" not in pair
+    assert 'space="3"' in short  # the space around + kept, on the operator itself
+    assert long.count("<mjx-break") > 10  # the control: a long formula still breaks

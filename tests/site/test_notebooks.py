@@ -49,7 +49,8 @@ def test_downloaded_notebook_runs_standalone(site_dir, page, tmp_path, monkeypat
 
 def shown_plumbing(source: str) -> list[str]:
     """Code cells of a MyST notebook a reader would see but has no use for: a cell that writes a Markdown
-    table (``markdown_format: myst``) with its code shown, or a shown cell of only imports and ``glue`` calls.
+    table (``markdown_format: myst``) with its code shown, a shown cell of only imports and ``glue`` calls, or a
+    shown cell that calls ``glue`` among other code (the glue belongs in a removed cell of its own).
     The page is read as jupytext reads it for the build (``md:myst``), options and tags in each cell's metadata.
 
     Examples
@@ -65,6 +66,8 @@ def shown_plumbing(source: str) -> list[str]:
     ['from myst_nb import glue']
     >>> shown_plumbing(front + "```{code-cell} ipython3\\nimport numpy as np\\nnp.arange(3)\\n```\\n")
     []
+    >>> shown_plumbing(front + '```{code-cell} ipython3\\nx = f()\\nglue("x", x, display=False)\\nx\\n```\\n')
+    ['x = f()']
     """
     import jupytext
 
@@ -77,7 +80,8 @@ def shown_plumbing(source: str) -> list[str]:
         lines = [line for line in cell.source.splitlines() if line.strip() and not line.lstrip().startswith("#")]
         only_setup = all(re.match(r"(import |from \S+ import |glue\()", line) for line in lines)
         writes_table = cell.metadata.get("mystnb", {}).get("markdown_format") == "myst"
-        if writes_table or (lines and only_setup):
+        glues = any(re.search(r"(^|[^.\w])glue\(", line) for line in lines)  # glue belongs in a removed cell
+        if writes_table or (lines and only_setup) or glues:
             found.append(lines[0] if lines else "")
     return found
 

@@ -48,8 +48,31 @@ for (const files of ranges) {
 // nothing on the page reads it (no MathJax menu), so it goes.
 const trim = (html) => html.replace(/(<[^<>]*?) data-latex="[^"]*"/g, '$1');
 
+// An in-line formula at most this wide (in em of the text) is never broken:
+// it moves to the next line whole.  MathJax breaks in-line math before a
+// relation or an operator, so a short formula could end a line at "p" and
+// start the next with "+ k" or "= 0"; only a formula too long to move whole
+// onto a phone's line (NARROW_EM) is worth breaking.
+const UNBROKEN_EM = 0.75 * Number(narrowEm);
+const outputJax = MathJax.startup.document.outputJax;
+
+function inlineWidthEm(tex) {
+  const doc = MathJax.startup.document;
+  const item = new doc.options.MathItem(tex, doc.inputJax[0], false);
+  item.setMetrics(EM, EM / 2, 1000 * EM, Number(scale));
+  try {
+    item.compile(doc);
+    return outputJax.getBBox(item, doc).w * Number(scale);
+  } catch {
+    return Infinity; // a TeX error (its message is text, which liteDOM cannot measure): typeset as usual, which reports it
+  }
+}
+
 function typeset(tex, display, widthEm) {
+  const breakable = display || inlineWidthEm(tex) > UNBROKEN_EM;
+  outputJax.options.linebreaks.inline = breakable;
   const node = MathJax.tex2chtml(tex, {display, em: EM, ex: EM / 2, containerWidth: widthEm * EM, scale: Number(scale)});
+  outputJax.options.linebreaks.inline = true;
   const errors = adaptor.tags(node, 'mjx-merror').map((error) => adaptor.getAttribute(error, 'data-mjx-error') || adaptor.textContent(error));
   return {html: trim(adaptor.outerHTML(node)), errors, broken: adaptor.tags(node, 'mjx-linebox').length > 1};
 }

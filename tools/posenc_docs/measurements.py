@@ -20,6 +20,7 @@ Enable with ``extensions = [..., "posenc_docs.measurements"]``.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -98,9 +99,9 @@ def build_timings_myst(record: dict) -> str:
     >>> print(build_timings_myst(record))  # doctest: +NORMALIZE_WHITESPACE
     | build | every round (s) | median (s) | bar (s) | CPU seconds, every process |
     | --- | ---: | ---: | ---: | ---: |
-    | clean build (every notebook run, every theorem checked) | 80.0, 84.0 | 82.0 | <= 90 | 100.0, 101.0 |
-    | no-op rebuild (nothing changed) | 4.0, 4.4 | 4.2 | <= 5 | 3.9, 4.0 |
-    | one page's text edited (no code changed) | 16.0, 17.0 | 16.5 | <= 15 (over) | 15.0, 15.5 |
+    | clean build (every notebook run, every theorem checked) | 80.0, 84.0 | 82.0 | ≤ 90 | 100.0, 101.0 |
+    | no-op rebuild (nothing changed) | 4.0, 4.4 | 4.2 | ≤ 5 | 3.9, 4.0 |
+    | one page's text edited (no code changed) | 16.0, 17.0 | 16.5 | ≤ 15 (over) | 15.0, 15.5 |
     <BLANKLINE>
     2 rounds (2026-11-26, 2 cores, load average 0.5 / 1.0 / 1.5 after), 30 pages of which 20 are notebooks,
     40.0 MB on disk.
@@ -116,7 +117,7 @@ def build_timings_myst(record: dict) -> str:
         median = statistics.median(walls)
         every = ", ".join(f"{x:.1f}" for x in walls)
         cpus = ", ".join(f"{x:.1f}" for x in record["cpu_s"][step])
-        lines.append(f"| {label} | {every} | {median:.1f} | <= {bar:g}{'' if median <= bar else ' (over)'} | {cpus} |")
+        lines.append(f"| {label} | {every} | {median:.1f} | ≤ {bar:g}{'' if median <= bar else ' (over)'} | {cpus} |")
     load = " / ".join(f"{x:.1f}" for x in record["load_average"])
     lines += [
         "",
@@ -126,14 +127,46 @@ def build_timings_myst(record: dict) -> str:
     return "\n".join(lines)
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _readable(text: str) -> str:
+    """``text`` with the bench's Python notation written as a reader writes it.
+
+    ``2**31`` becomes ``2³¹``, ``1x10**7`` ``1 × 10⁷``, ``8192 x 1024`` ``8192 × 1024``, ``<=`` ``≤`` and
+    ``4.1e-16`` ``4.1 × 10⁻¹⁶`` (``1e-14`` ``10⁻¹⁴``).
+
+    Examples
+    --------
+    >>> _readable("1x10**7 float16 peak/output (<= 2.0), bar 1e-14 up to 2**31, 8192 x 1024, 4.1e-16")
+    '1 × 10⁷ float16 peak/output (≤ 2.0), bar 10⁻¹⁴ up to 2³¹, 8192 × 1024, 4.1 × 10⁻¹⁶'
+    """
+    power = r"\*\*(-?\d+)"
+    text = re.sub(r"(\d+)x10" + power, lambda m: f"{m.group(1)} × 10{m.group(2).translate(_SUPERSCRIPT)}", text)
+    text = re.sub(r"(\d+)" + power, lambda m: m.group(1) + m.group(2).translate(_SUPERSCRIPT), text)
+    text = re.sub(
+        r"(?<![\w.])1e([-+]?)0*(\d+)\b",
+        lambda m: "10" + (m.group(1).lstrip("+") + m.group(2)).translate(_SUPERSCRIPT),
+        text,
+    )
+    text = re.sub(
+        r"(?<![\w.])(\d+(?:\.\d+)?)e([-+]?)0*(\d+)\b",
+        lambda m: f"{m.group(1)} × 10" + (m.group(2).lstrip("+") + m.group(3)).translate(_SUPERSCRIPT),
+        text,
+    )
+    text = re.sub(r"(\d) x (\d)", r"\1 × \2", text)
+    return text.replace("<=", "≤").replace(">=", "≥")
+
+
 def _myst_text(text: str) -> str:
     """``text`` with the characters MyST would read as markup escaped (``2**31``, ``|x|`` in a table cell).
 
     Examples
     --------
     >>> _myst_text("2**31 and |x|")
-    '2\\\\*\\\\*31 and \\\\|x\\\\|'
+    '2³¹ and \\\\|x\\\\|'
     """
+    text = _readable(text)
     for char in "\\*_|`[]<":
         text = text.replace(char, "\\" + char)
     return text
@@ -146,7 +179,7 @@ def _myst_description(text: str) -> str:
     Examples
     --------
     >>> _myst_description("``posenc-math verify`` in 2**5 s")
-    '`posenc-math verify` in 2\\\\*\\\\*5 s'
+    '`posenc-math verify` in 2⁵ s'
     """
     pieces = text.split("``")
     return "".join(f"`{piece}`" if index % 2 else _myst_text(piece) for index, piece in enumerate(pieces))
@@ -162,11 +195,11 @@ def bench_section_myst(record: dict, section: str) -> str:
     ...     "load_average": [1.0, 2.0, 3.0], "rows": [{"figure": "max |error| near 2**31 (< 1e-14)",
     ...     "value": "4.1e-16", "met": True}, {"figure": "time (s)", "value": "0.5", "met": None}]}}
     >>> print(bench_section_myst(record, "accuracy"))  # doctest: +NORMALIZE_WHITESPACE
-    Entries near 2\\*\\*31.
+    Entries near 2³¹.
     <BLANKLINE>
     | figure | value | bar |
     | --- | ---: | --- |
-    | max \\|error\\| near 2\\*\\*31 (\\< 1e-14) | 4.1e-16 | met |
+    | max \\|error\\| near 2³¹ (\\< 10⁻¹⁴) | 4.1 × 10⁻¹⁶ | met |
     | time (s) | 0.5 |  |
     <BLANKLINE>
     `python tools/bench.py accuracy` on 2026-11-26: x86_64, Python 3.11.2, numpy 2.4.0, 2 cores, load average

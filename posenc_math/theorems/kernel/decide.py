@@ -398,6 +398,7 @@ def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool, quick: bo
     for hypothesis in hypotheses:
         if not isinstance(hypothesis, sympy.core.relational.Relational):
             raise TypeError(f"a hypothesis must be a SymPy relational; got {hypothesis!r}")
+    _one_symbol_a_name(lhs, rhs, *hypotheses)
     extra: list = []
     if relation == "=":
         difference = difference_of(lhs, rhs)
@@ -483,6 +484,17 @@ def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool, quick: bo
         )
     method = "+".join(shown_zero) + f"; intervals at {verdict.confirmed} point(s)"
     return Decision(True, sympy.S.Zero, method, conditions=stated, counterexample=verdict.counterexample)
+
+
+def _one_symbol_a_name(*expressions) -> None:
+    """Refuse two different symbols of one name (``x`` real and ``x`` positive): a counterexample, keyed by
+    name, could not say which one it sets."""
+    seen: dict = {}
+    for expression in expressions:
+        for symbol in getattr(expression, "free_symbols", ()):
+            other = seen.setdefault(str(symbol), symbol)
+            if other is not symbol and (other != symbol or type(other) is not type(symbol)):
+                raise Refused(f"two different symbols are both named {symbol}: name them apart")
 
 
 def _procedures(difference, hypotheses) -> tuple[list, list, Analysis]:

@@ -93,22 +93,13 @@ class NeedSplit(Exception):
 # Declared domains: read from the assumptions the author gave a symbol
 
 
-_KNOWN = {
-    "commutative",
-    "real",
-    "complex",
-    "integer",
-    "rational",
-    "positive",
-    "negative",
-    "nonnegative",
-    "nonpositive",
-    "nonzero",
-    "even",
-    "odd",
-    "finite",
-    "extended_real",
-}
+#: Declared facts that make a symbol finite (SymPy: each implies ``finite``; ``extended_real`` alone does not).
+_FINITE = frozenset(
+    {"real", "complex", "integer", "rational", "finite", "positive", "negative", "nonnegative", "nonpositive"}
+    | {"nonzero", "even", "odd"}
+)
+#: The declared assumptions the kernel reads; a symbol declared with any other is refused.
+_KNOWN = _FINITE | {"commutative", "extended_real"}
 
 
 @dataclass(frozen=True)
@@ -143,6 +134,9 @@ def _declared_domain(symbol) -> Domain:
     for fact in ("real", "complex", "integer", "rational", "even", "odd", "extended_real"):
         if declared.get(fact) is False:
             raise Refused(f"symbol {symbol} is declared {fact}=False, which the kernel does not read")
+    if declared.get("extended_real") and not any(declared.get(fact) for fact in _FINITE):
+        # SymPy's extended reals include +oo and -oo (where t - t is nan): not a domain the kernel reads
+        raise Refused(f"symbol {symbol} is declared extended_real, which admits +oo and -oo: declare it real")
     parity = "even" if declared.get("even") else "odd" if declared.get("odd") else None
     if declared.get("even") is False or declared.get("odd") is False:
         raise Refused(f"symbol {symbol}: even=False / odd=False are not read")
@@ -153,7 +147,7 @@ def _declared_domain(symbol) -> Domain:
         kind = "rational"
     elif (
         declared.get("real")
-        or declared.get("extended_real")
+        or declared.get("extended_real")  # with a fact that makes it finite (above)
         or any(declared.get(s) for s in ("positive", "negative", "nonnegative", "nonpositive"))
     ):
         kind = "real"
@@ -1218,10 +1212,18 @@ class Translator:
         return a
 
     def summation(self, expr, env: dict) -> Frac:
-        if len(expr.limits) > 1:
-            inner = sympy.Sum(expr.function, *expr.limits[:-1])
-            return self.summation(sympy.Sum(inner, expr.limits[-1]), env)
-        index, low, high = expr.limits[0]
+        return self._summation(expr, expr.function, expr.limits, env)
+
+    def _summation(self, expr, function, limits: tuple, env: dict) -> Frac:
+        """``Sum(function, *limits)``: the last limit is the outermost sum (SymPy folds nested sums into one)."""
+        if len(limits) > 1:
+            return self._sum_over(
+                expr, limits[-1], env, lambda inner: self._summation(expr, function, limits[:-1], inner)
+            )
+        return self._sum_over(expr, limits[0], env, lambda inner: self.scalar(function, inner))
+
+    def _sum_over(self, expr, limit: tuple, env: dict, summand) -> Frac:
+        index, low, high = limit
         a = self.integer_frac(self.scalar(low, env), f"the lower limit {low}")
         b = self.integer_frac(self.scalar(high, env), f"the upper limit {high}")
         count = self.add(self.sub(b, a), self.const(1))
@@ -1233,7 +1235,7 @@ class Translator:
                 raise Refused(f"a sum of {terms} terms is too long to write out")
             total = Frac({})
             for t in range(terms):
-                total = self.add(total, self.scalar(expr.function, {**env, index: self.add(a, self.const(t))}))
+                total = self.add(total, summand({**env, index: self.add(a, self.const(t))}))
             return total
         if self.poly_sign(count.num) not in ("pos", "nonneg", "zero"):
             raise Refused(f"the number of terms {low} .. {high} is not shown to be >= 0")
@@ -1241,7 +1243,7 @@ class Translator:
         try:
             with self.bound_index(a, b) as g:
                 depth = self.depth
-                body = self.scalar(expr.function, {**env, index: self.var(g)})
+                body = summand({**env, index: self.var(g)})
         finally:
             self.opaque -= 1
         return self._sum_atoms(body, depth, a, b, count)
