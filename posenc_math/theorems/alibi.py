@@ -156,7 +156,10 @@ def alibi_geometric() -> Theorem:
             "whose neighbours have the constant ratio",
             steps[2],
         ),
-        lead="ALiBi's paper computes the slopes of $n = 2^p$ heads as $m_h = m_1 \\cdot m_1^{h-1}$.",
+        lead=(
+            "ALiBi's paper builds the slopes of $n = 2^p$ heads from a start $m_1$, multiplying by $m_1$ once "
+            "more for each further head (the definitions under the statement):"
+        ),
         remarks=(
             "For other n the slopes are those of the next lower power of two followed by every other slope of "
             "twice that many heads (checked against the paper's recursive code, n = 1 .. 256): not geometric."

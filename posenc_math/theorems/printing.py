@@ -12,6 +12,9 @@ Examples
 \\begin{pmatrix}x\\\\1\\end{pmatrix}
 >>> print(latex(Mul(-2, 0, 1 / Symbol("d"), evaluate=False)))
 - \\frac{2 \\cdot 0}{d}
+>>> from sympy import log
+>>> print(latex(3 - log(Symbol("n"), 2)))  # SymPy keeps log(n, 2) as log(n)/log(2)
+3 - \\log_{2} n
 """
 
 from __future__ import annotations
@@ -74,6 +77,9 @@ class _Printer(LatexPrinter):
         return "\\begin{pmatrix}" + separator.join(" & ".join(row) for row in cells) + "\\end{pmatrix}"
 
     def _print_Mul(self, expr) -> str:
+        logarithm = self._logarithm_to_base(expr)
+        if logarithm is not None:
+            return logarithm
         args: tuple = expr.args if isinstance(expr, sympy.Mul) else ()
         if len(args) > 1 and args[0] is sympy.S.One:  # 1 x is x
             return self._print(sympy.Mul(*args[1:], evaluate=False))
@@ -113,6 +119,29 @@ class _Printer(LatexPrinter):
         if bottom:
             tex = f"\\frac{{{tex}}}{{{joined(bottom)}}}"
         return f"- {tex}" if negative else tex
+
+    def _logarithm_to_base(self, expr) -> str | None:
+        """``c ln x / ln b`` (how SymPy stores ``log(x, b)``) as ``c \\log_b x``; None for any other product."""
+        if not isinstance(expr, sympy.Mul):
+            return None
+        coefficient, rest = expr.as_coeff_Mul()
+        factors = sympy.Mul.make_args(rest)
+        if len(factors) != 2 or not coefficient.is_Rational:
+            return None
+        logs = [f for f in factors if isinstance(f, sympy.log)]
+        inverse = [f for f in factors if isinstance(f, sympy.Pow) and f.exp == -1 and isinstance(f.base, sympy.log)]
+        if len(logs) != 1 or len(inverse) != 1 or not inverse[0].base.args[0].is_Integer:
+            return None
+        base, argument = inverse[0].base.args[0], logs[0].args[0]
+        shown = self._factor(argument)
+        if shown[:1].isdigit():  # log_2 2^p would read as a product of numbers: log_2 (2^p)
+            shown = rf"\left({shown}\right)"
+        tex = rf"\log_{{{self._print(base)}}} {shown}"
+        if coefficient == 1:
+            return tex
+        if coefficient == -1:
+            return "- " + tex
+        return f"{self._print(coefficient)} {tex}"
 
     def _as_ordered_terms(self, expr, order=None):
         # a sum in SymPy's canonical form prints sorted; a sum written unevaluated prints as written

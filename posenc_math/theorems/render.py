@@ -237,6 +237,9 @@ def _rows(expression, width: int = _WIDE) -> list[str]:
         if current and current != lead and (broken_term or visible_length(f"{current} {first}") > width):
             rows.append(current)
             current = f"\\quad {joint}" if joint else ""
+        juxtaposed = current and current != lead and not current.endswith(joint)
+        if joint and juxtaposed and first[:1].isdigit():  # 2^a 2^b reads as one number: 2^a \cdot 2^b
+            first = f"{joint} {first}"
         current = f"{current} {first}".strip()
         if len(piece) > 1:
             rows += [current, *piece[1:-1]]
