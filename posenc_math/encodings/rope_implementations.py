@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import check_choice, check_int
+from .._words import number_words
 from .rope_config import RopeLayer, _thawed, load_config, rope_from_config
 
 __all__ = [
@@ -550,7 +551,8 @@ def conformance_rows(cases: Mapping[str, tuple[Any, int]], *, count: int = 4096)
 
 
 def conformance_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
-    """:func:`conformance_rows` as a Markdown table (errors to 2 digits, "n/a" where a rule is missing).
+    """:func:`conformance_rows` as a Markdown table (errors to 2 digits as a reader writes them, 6 × 10⁻⁸ rather
+    than 6e-08; "n/a" where a rule is missing).
 
     Examples
     --------
@@ -560,7 +562,7 @@ def conformance_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
     """
     lines = ["| case | transformers | vLLM | llama.cpp | MLX |", "|---|---|---|---|---|"]
     for row in rows:
-        cells = [f"{row[name]:.2g}" if isinstance(row[name], float) else "n/a" for name in IMPLEMENTATIONS]
+        cells = [number_words(row[name], 2) if isinstance(row[name], float) else "n/a" for name in IMPLEMENTATIONS]
         lines.append(f"| {row['case']} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
