@@ -35,6 +35,6 @@ def test_unpaired_dollar_and_wrong_type_are_refused():
 def test_the_command_line_prints_titles_as_plain_text(capsys):
     assert cli.main(["list"]) == 0
     rows = {line.split("\t")[0]: line.split("\t")[2] for line in capsys.readouterr().out.splitlines()}
-    assert rows["binary-bit"] == "Bit j of t is the sign of a sinusoid of frequency π / 2ʲ"
+    assert rows["binary-bit"] == "Bit j of p is the sign of a sinusoid of frequency π / 2ʲ"
     assert rows["alibi-geometric"].endswith("from 2^(-8/n) with ratio 2^(-8/n)")
-    assert theorems.get("binary-bit").title == r"Bit $j$ of $t$ is the sign of a sinusoid of frequency $\pi / 2^j$"
+    assert theorems.get("binary-bit").title == r"Bit $j$ of $p$ is the sign of a sinusoid of frequency $\pi / 2^j$"

@@ -242,7 +242,7 @@ def shift_full() -> Theorem:
         goal.lhs,
         [
             (pairs_turned, r"$T(k)$ is block-diagonal: it turns pair $i$ of $\mathrm{PE}(t)$ by $B(\omega_i k)$"),
-            (pairs_shifted, r"shift-block at $\omega = \omega_i$, for every pair $i$"),
+            (pairs_shifted, r"the one-pair shift at $\omega = \omega_i$, for every pair $i$"),
             (goal.rhs, r"the definition of $\mathrm{PE}(t + k)$"),
         ],
     )
