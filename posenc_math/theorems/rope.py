@@ -380,9 +380,9 @@ def rope_long_term_decay() -> Theorem:
             r"every number of pairs $P$:"
         ),
         remarks=(
-            "The bound decays (with wiggles) as |r| grows; the score of one pair of vectors does not. On average "
-            "over random q = k it does (its mean is 2 sum_j cos(r w_j)); for independent q, k its mean is 0 "
-            "at every offset."
+            r"The bound decays (with wiggles) as $|r|$ grows; the score of one pair of vectors does not. On average "
+            r"over random $q = k$ it does (its mean is $2\sum_j \cos(r\omega_j)$); for independent $q$ and $k$ its "
+            r"mean is $0$ at every offset."
         ),
     )
 
