@@ -120,6 +120,6 @@ def binary_bit() -> Theorem:
             r"line says this bit is $1$ where the sinusoid is negative and $0$ where it is positive ($\operatorname"
             r"{sign}$ is $-1$, $0$ or $1$ as its argument is negative, zero or positive); the next two, that the "
             r"sinusoid and the bit both repeat every $2^{j+1}$ positions; the last, that each bit's frequency is "
-            r"half the one before it. A first reading can skip the rest of this box:"
+            r"half the one before it. A first reading can skip the rest of this box and the proof after it:"
         ),
     )
