@@ -298,6 +298,15 @@ def _regrid(figure) -> bool:
     return True
 
 
+def _copy(figure):
+    """A copy of ``figure`` to change (through pickle, as matplotlib supports), off pyplot's list."""
+    import matplotlib.pyplot as plt
+
+    copy = pickle.loads(pickle.dumps(figure))
+    plt.close(copy)  # unpickling registers a pyplot figure: the inline backend must not show it too
+    return copy
+
+
 def phone_figure(figure):
     """A copy of ``figure`` laid out for a phone (the original is not changed).
 
@@ -310,10 +319,7 @@ def phone_figure(figure):
     checks).  The layout engine (constrained layout here) places the axes
     again.
     """
-    import matplotlib.pyplot as plt
-
-    copy = pickle.loads(pickle.dumps(figure))
-    plt.close(copy)  # unpickling registers a pyplot figure: the inline backend must not show it too
+    copy = _copy(figure)
     _regrid(copy)
     width, height = copy.get_size_inches()
     new_width = min(width, PHONE_WIDTH)
@@ -350,31 +356,28 @@ def laptop_figure(figure):
     figure.canvas.draw()  # tick labels exist once drawn
     if smallest_text_points(figure) >= needed - 1e-9:
         return figure
-    import matplotlib.pyplot as plt
-
-    copy = pickle.loads(pickle.dumps(figure))
-    plt.close(copy)
+    copy = _copy(figure)
     _raise_text(copy, needed)
     return copy
 
 
 def laptop_png(figure, description: str | None = None) -> bytes:
-    """The wide rendering of ``figure`` (:func:`laptop_figure`) as PNG bytes, at the figure's dpi, its
-    smallest text at least :data:`MIN_LAPTOP_LABEL_PX` in the laptop's column (raised again if
-    cropping made the image wider than drawn)."""
+    """The wide rendering of ``figure`` as PNG bytes, at the figure's dpi, its smallest text at least
+    :data:`MIN_LAPTOP_LABEL_PX` in the laptop's column: the figure as drawn when it already is (drawn once,
+    the common case), else :func:`laptop_figure`'s copy, raised again if cropping made the image wider
+    than drawn."""
+    png = render_png(figure, rendering="wide", dpi=figure.dpi, description=description)
+    if label_css_px(png, LAPTOP_COLUMN_PX) >= MIN_LAPTOP_LABEL_PX - 0.01:
+        return png
     shown = laptop_figure(figure)
+    if shown is figure:  # large enough as drawn, too small once cropped
+        shown = _copy(figure)
     for _ in range(3):
         png = render_png(shown, rendering="wide", dpi=figure.dpi, description=description)
-        if label_css_px(png, LAPTOP_COLUMN_PX) >= MIN_LAPTOP_LABEL_PX - 0.01:
+        css_px = label_css_px(png, LAPTOP_COLUMN_PX)
+        if css_px >= MIN_LAPTOP_LABEL_PX - 0.01:
             break
-        if shown is figure:
-            import matplotlib.pyplot as plt
-
-            shown = pickle.loads(pickle.dumps(figure))
-            plt.close(shown)
-        _raise_text(
-            shown, smallest_text_points(shown) * MIN_LAPTOP_LABEL_PX / label_css_px(png, LAPTOP_COLUMN_PX) * 1.01
-        )
+        _raise_text(shown, smallest_text_points(shown) * MIN_LAPTOP_LABEL_PX / css_px * 1.01)
     return png
 
 
