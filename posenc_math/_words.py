@@ -11,10 +11,21 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["number_words"]
+__all__ = ["number_words", "superscript"]
 
-#: Unicode superscripts for a power of ten (``10⁻⁷``).
+#: Unicode superscripts for an exponent (``10⁻⁷``).
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def superscript(exponent: int | str) -> str:
+    """An integer exponent in Unicode superscripts.
+
+    Examples
+    --------
+    >>> superscript(-7), superscript("+031")
+    ('⁻⁷', '³¹')
+    """
+    return str(int(exponent)).translate(_SUPERSCRIPT)
 
 
 def number_words(value: float, digits: int = 2) -> str:
@@ -59,7 +70,7 @@ def number_words(value: float, digits: int = 2) -> str:
     if magnitude < 1e-4 or magnitude >= 1e12:
         mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
         mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
-        return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+        return f"{mantissa} × 10{superscript(exponent)}"
     if magnitude >= 1e9:
         return f"{value / 1e9:.{digits}g} billion"
     if magnitude >= 1e6:

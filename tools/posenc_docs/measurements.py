@@ -29,6 +29,8 @@ from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from posenc_math._words import superscript
+
 __all__ = ["BUILD_STEPS", "MEASURED_CLASS", "bench_section_myst", "build_timings_myst", "page_timings_myst", "setup"]
 
 #: Class of the containers this extension writes (the number lint skips them).
@@ -127,9 +129,6 @@ def build_timings_myst(record: dict) -> str:
     return "\n".join(lines)
 
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
 def _readable(text: str) -> str:
     """``text`` with the bench's Python notation written as a reader writes it.
 
@@ -142,17 +141,11 @@ def _readable(text: str) -> str:
     '1 × 10⁷ float16 peak/output (≤ 2.0), bar 10⁻¹⁴ up to 2³¹, 8192 × 1024, 4.1 × 10⁻¹⁶'
     """
     power = r"\*\*(-?\d+)"
-    text = re.sub(r"(\d+)x10" + power, lambda m: f"{m.group(1)} × 10{m.group(2).translate(_SUPERSCRIPT)}", text)
-    text = re.sub(r"(\d+)" + power, lambda m: m.group(1) + m.group(2).translate(_SUPERSCRIPT), text)
+    text = re.sub(r"(\d+)x10" + power, lambda m: f"{m.group(1)} × 10{superscript(m.group(2))}", text)
+    text = re.sub(r"(\d+)" + power, lambda m: m.group(1) + superscript(m.group(2)), text)
+    text = re.sub(r"(?<![\w.])1e([-+]?\d+)\b", lambda m: "10" + superscript(m.group(1)), text)
     text = re.sub(
-        r"(?<![\w.])1e([-+]?)0*(\d+)\b",
-        lambda m: "10" + (m.group(1).lstrip("+") + m.group(2)).translate(_SUPERSCRIPT),
-        text,
-    )
-    text = re.sub(
-        r"(?<![\w.])(\d+(?:\.\d+)?)e([-+]?)0*(\d+)\b",
-        lambda m: f"{m.group(1)} × 10" + (m.group(2).lstrip("+") + m.group(3)).translate(_SUPERSCRIPT),
-        text,
+        r"(?<![\w.])(\d+(?:\.\d+)?)e([-+]?\d+)\b", lambda m: f"{m.group(1)} × 10{superscript(m.group(2))}", text
     )
     text = re.sub(r"(\d) x (\d)", r"\1 × \2", text)
     return text.replace("<=", "≤").replace(">=", "≥")
