@@ -193,6 +193,31 @@ def test_deberta_v2_facts_and_witness_notice_key_minus_query(monkeypatch, fresh_
     assert verify_theorem(theorem).status == "failed"
 
 
+def test_deberta_v2_monotone_fact_sees_across_its_chunks(monkeypatch, fresh_enumeration):
+    """A bucket one too low at the first distance of a chunk, on both sides: every comparison inside a
+    chunk still holds, so only the carry from the chunk before can find it."""
+    boundary = next(iter(relative.numeric.offset_chunks(0, 2**20)))[-1] + 1
+    real = encodings.deberta_log_bucket
+
+    def lower(r, **kw):
+        r = np.asarray(r)
+        return real(r, **kw) - np.sign(r) * (np.abs(r) == boundary)
+
+    assert real(boundary) == real(boundary - 1)  # so one lower is a decrease
+    monkeypatch.setattr(encodings, "deberta_log_bucket", lower)
+    facts = {step.claim: step.decide().proved for step in get("deberta-v2-buckets").steps if isinstance(step, Fact)}
+    assert [claim for claim, proved in facts.items() if not proved] == [
+        "bucket(d) <= bucket(d + 1) for every -2^20 <= d < 2^20"
+    ]
+
+
+def test_offset_chunks_cover_the_range_once_in_order():
+    chunks = list(relative.numeric.offset_chunks(-5, 9, size=4))
+    assert [c.tolist() for c in chunks] == [[-5, -4, -3, -2], [-1, 0, 1, 2], [3, 4, 5, 6], [7, 8, 9]]
+    assert all(c.dtype == np.int64 for c in chunks)
+    assert np.array_equal(np.concatenate(list(relative.numeric.offset_chunks(0, 2**20))), np.arange(2**20 + 1))
+
+
 def test_deberta_v2_witness_notices_one_wrong_bucket_the_facts_allow(monkeypatch, fresh_enumeration):
     """In each setting a bucket one too high at the last offset of its bucket, on both sides: still odd,
     monotone, exact near zero and clipped where stated (every fact holds), but not the formula's: only the

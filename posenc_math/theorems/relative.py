@@ -450,10 +450,6 @@ def deberta_relative() -> Theorem:
 DEBERTA_FAR = np.array([2**31, 2**40, 2**62, 2**63 - 1])
 
 
-def _offsets() -> np.ndarray:
-    return np.arange(-numeric.DEBERTA_V2_REACH, numeric.DEBERTA_V2_REACH + 1, dtype=np.int64)
-
-
 def _rows(buckets_of_offsets: np.ndarray, config: tuple[int, int]) -> np.ndarray:
     """The table row a bucket reads: clip(bucket + B, 0, 2B - 1)."""
     return np.clip(buckets_of_offsets + config[0], 0, 2 * config[0] - 1)
@@ -469,28 +465,41 @@ def _deberta_enumeration() -> dict[str, bool]:
 
     ``"exact"``: bucket(d) = d for |d| <= E and |bucket(d)| < |d| beyond (so E is the largest such);
     ``"odd"``, ``"monotone"``; ``"rows"``: the row is the last exactly from L on and the first exactly up to F,
-    also at far offsets up to the int64 range.
+    also at far offsets up to the int64 range.  The distances go in order, a chunk at a time
+    (:func:`~posenc_math.witnesses.relative.offset_chunks`), each with both signs; ``"monotone"`` carries each
+    chunk's last buckets to the next.
     """
-    offsets = _offsets()
     found = {"exact": True, "odd": True, "monotone": True, "rows": True}
     for config in numeric.DEBERTA_V2_CONFIGS:
         regions = _regions(config)
-        got = numeric.log_buckets(offsets, config)
-        near = np.abs(offsets) <= regions["exact_up_to"]
-        found["exact"] &= bool(
-            np.array_equal(got[near], offsets[near]) and np.all(np.abs(got[~near]) < np.abs(offsets[~near]))
-        )
-        found["odd"] &= bool(np.array_equal(got[::-1], -got))
-        found["monotone"] &= bool(np.all(np.diff(got) >= 0))
-        rows, last, first = _rows(got, config), 2 * config[0] - 1, 0
-        last_from, first_from = regions["last_row_from"], regions["first_row_from"]
+        exact_up_to, last_from, first_from = regions["exact_up_to"], regions["last_row_from"], regions["first_row_from"]
+        last, first = 2 * config[0] - 1, 0
+        previous_ahead = previous_behind = None
+        for distances in numeric.offset_chunks(0, numeric.DEBERTA_V2_REACH):
+            ahead, behind = numeric.log_buckets(distances, config), numeric.log_buckets(-distances, config)
+            near = distances <= exact_up_to
+            for got, offsets in ((ahead, distances), (behind, -distances)):
+                found["exact"] &= bool(
+                    np.array_equal(got[near], offsets[near]) and np.all(np.abs(got[~near]) < distances[~near])
+                )
+                rows = _rows(got, config)
+                found["rows"] &= bool(
+                    np.all(rows[offsets >= last_from] == last)
+                    and np.all(rows[offsets < last_from] < last)
+                    and np.all(rows[offsets <= first_from] == first)
+                    and np.all(rows[offsets > first_from] > first)
+                )
+            found["odd"] &= bool(np.array_equal(behind, -ahead))
+            # bucket(d) never decreases for d = 0, 1, ... and never increases for d = 0, -1, ...
+            found["monotone"] &= bool(
+                np.all(np.diff(ahead) >= 0)
+                and np.all(np.diff(behind) <= 0)
+                and (previous_ahead is None or (ahead[0] >= previous_ahead and behind[0] <= previous_behind))
+            )
+            previous_ahead, previous_behind = ahead[-1], behind[-1]
         far = _rows(numeric.log_buckets(np.concatenate([DEBERTA_FAR, -DEBERTA_FAR]), config), config)
         found["rows"] &= bool(
-            np.all(rows[offsets >= last_from] == last)
-            and np.all(rows[offsets < last_from] < last)
-            and np.all(rows[offsets <= first_from] == first)
-            and np.all(rows[offsets > first_from] > first)
-            and np.all(far[: DEBERTA_FAR.size] == last)
+            np.all(far[: DEBERTA_FAR.size] == last)
             and np.all(far[DEBERTA_FAR.size :] == first)
             and _rows(numeric.log_buckets(np.iinfo(np.int64).min, config), config) == first
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import mpmath
 import numpy as np
 
@@ -198,18 +200,44 @@ def log_buckets(offsets: np.ndarray | int, config: tuple[int, int]) -> np.ndarra
     return np.asarray(encodings.deberta_log_bucket(offsets, position_buckets=buckets, max_relative_positions=largest))
 
 
-def exact_log_buckets(distances: np.ndarray | list[int], config: tuple[int, int]) -> np.ndarray:
+def offset_chunks(first: int, last: int, size: int = 16000):
+    """``first, ..., last`` (int64) in consecutive arrays of at most ``size``, in order.
+
+    An enumeration over a million offsets goes chunk by chunk: the default
+    keeps an int64 chunk (125 KiB) under glibc's first threshold for mapping
+    memory afresh, so its temporaries come from the allocator's free lists
+    and stay in the cache, where whole-range ones (8 MiB each) each cost a
+    new mapping and its page faults (in a new process the deberta-v2-buckets
+    enumeration took several times as long).
+    """
+    for start in range(first, last + 1, size):
+        yield np.arange(start, min(start + size, last + 1), dtype=np.int64)
+
+
+def exact_log_buckets(distances: np.ndarray | list[int], config: tuple[int, int], *, up_to: int | None = None) -> np.ndarray:
     """make_log_bucket_position for distances >= 0 in exact arithmetic (50-digit logarithms).
 
     With ``mid = B // 2`` and ``L = ln((M - 1) / mid)``: a distance ``<= mid`` is
     its own bucket; beyond, the bucket is ``mid + c`` for the smallest ``c >= 1``
     with ``ln(|d| / mid) / L * (mid - 1) <= c``, i.e. ``|d| <= mid e^(c L / (mid - 1))``,
-    one exponential per bucket.
+    one exponential per bucket.  ``up_to`` (default: the largest distance
+    given) is how far the buckets' ends are computed, once per ``config`` and
+    ``up_to``.
     """
+    distances = np.asarray(distances, dtype=np.int64)
+    top = int(distances.max(initial=0)) if up_to is None else up_to
+    if int(distances.max(initial=0)) > top:
+        raise ValueError(f"up_to must be at least the largest distance, {int(distances.max())}; got {top}")
+    mid = config[0] // 2
+    beyond = mid + np.searchsorted(_bucket_ends(config, top), distances, side="left") + 1
+    return np.where(distances <= mid, distances, beyond)
+
+
+@functools.lru_cache(maxsize=16)
+def _bucket_ends(config: tuple[int, int], top: int) -> np.ndarray:
+    """The last distance of each logarithmic bucket ``mid + 1, mid + 2, ...`` until one reaches ``top``."""
     buckets, largest = config
     mid = buckets // 2
-    distances = np.asarray(distances, dtype=np.int64)
-    top = int(distances.max(initial=0))
     with mp_context(50):
         scale = mpmath.log(mpmath.mpf(largest - 1) / mid) / (mid - 1)
         ends: list[int] = []
@@ -220,8 +248,9 @@ def exact_log_buckets(distances: np.ndarray | list[int], config: tuple[int, int]
             # an end that is an integer (|d| = M - 1 at c = mid - 1) belongs to its bucket
             ends.append(int(nearest) if abs(end - nearest) < mpmath.mpf(10) ** -40 else int(mpmath.floor(end)))
             c += 1
-    beyond = mid + np.searchsorted(np.asarray(ends, dtype=np.int64), distances, side="left") + 1
-    return np.where(distances <= mid, distances, beyond)
+    ends_array = np.asarray(ends, dtype=np.int64)
+    ends_array.flags.writeable = False  # shared by every caller of the cache
+    return ends_array
 
 
 def float32_log_bucket(distance: int, config: tuple[int, int]) -> int:
@@ -256,11 +285,11 @@ def deberta_v2_buckets() -> float:
     """
     unexplained = 0
     for config in DEBERTA_V2_CONFIGS:
-        distances = np.arange(0, DEBERTA_V2_REACH + 1, dtype=np.int64)
-        reference = exact_log_buckets(distances, config)
-        got = log_buckets(distances, config)
-        for distance in np.nonzero(np.abs(got - reference) == 1)[0]:
-            reference[distance] = float32_log_bucket(int(distance), config)
-        unexplained += int(np.count_nonzero(got != reference))
-        unexplained += int(np.count_nonzero(log_buckets(-distances, config) != -reference))
+        for distances in offset_chunks(0, DEBERTA_V2_REACH):
+            reference = exact_log_buckets(distances, config, up_to=DEBERTA_V2_REACH)
+            got = log_buckets(distances, config)
+            for index in np.nonzero(np.abs(got - reference) == 1)[0]:
+                reference[index] = float32_log_bucket(int(distances[index]), config)
+            unexplained += int(np.count_nonzero(got != reference))
+            unexplained += int(np.count_nonzero(log_buckets(-distances, config) != -reference))
     return float(unexplained)
