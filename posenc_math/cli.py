@@ -87,8 +87,10 @@ def _verify(args) -> int:
             file=sys.stderr,
             flush=True,
         )
-    witness_values = background.values() if background is not None else None
-    results = theorems.verify(wanted, processes=args.processes, witness_values=witness_values)
+    # the witnesses' values are collected once every other check is done: the checks need not wait for them
+    results = theorems.verify(
+        wanted, processes=args.processes, witness_values=background.values if background is not None else None
+    )
     if args.json:
         from .theorems.plain import plain_text
 

@@ -107,6 +107,45 @@ def test_the_command_line_uses_the_background_values(monkeypatch, capsys):
     assert rows["angle-addition"]["witness"] == "passed"
 
 
+def test_a_deferred_witness_waits_for_its_value_and_is_then_judged():
+    from posenc_math.theorems import core
+
+    pending = verify_theorem(get("shift-orthogonal"), defer_witness=True)
+    assert (pending.status, pending.witness, pending.witness_error) == ("pending", "pending", None)
+    assert not pending.ok
+    core.judge_witness(pending, 0.5)
+    assert pending.status == "failed" and pending.witness == "failed" and pending.witness_error == 0.5
+    assert any("exceeds" in failure for failure in pending.failures)
+    with pytest.raises(ValueError, match="not pending"):
+        core.judge_witness(pending, 0.0)
+    passed = verify_theorem(get("shift-orthogonal"), defer_witness=True)
+    core.judge_witness(passed, 0.0)
+    assert passed.ok and passed.witness == "passed"
+
+
+def test_a_witness_that_is_not_the_registered_one_is_not_deferred(monkeypatch):
+    monkeypatch.setitem(witnesses.WITNESSES, "shift-orthogonal", lambda: 0.0)
+    result = verify_theorem(get("shift-orthogonal"), defer_witness=True)
+    assert result.witness == "passed" and result.ok
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_values_given_late_are_asked_for_once_after_every_check(processes):
+    """A callable for witness_values is called once, when the checks are done; an id missing from what it
+    returns (its process failed) is computed here."""
+    calls = []
+
+    def late():
+        calls.append(1)
+        return {"shift-orthogonal": 1.0}
+
+    results = {r.id: r for r in verify(["shift-orthogonal", "shift-full"], processes=processes, witness_values=late)}
+    assert calls == [1]
+    assert results["shift-orthogonal"].witness == "failed" and results["shift-orthogonal"].status == "failed"
+    assert results["shift-full"].witness == "passed" and results["shift-full"].ok
+    assert all(r.witness != "pending" for r in results.values())
+
+
 def test_t5_exact_arithmetic_agrees_with_float32():
     # the witness's claim, on one more configuration
     config = (True, 16, 64)

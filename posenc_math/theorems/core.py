@@ -409,7 +409,10 @@ class Result:
     ``status`` is ``"verified"`` only when every step is proved, every
     conclusion is established, no step is trivial, the witness passed and
     the negative control was rejected with a certified counterexample
-    (``control_counterexample``).
+    (``control_counterexample``).  ``witness`` is ``"passed"``, ``"failed"``
+    or, from ``verify_theorem(..., defer_witness=True)`` until
+    :func:`judge_witness` gives it its value, ``"pending"`` (and the status
+    ``"pending"`` too if nothing else failed).
     """
 
     id: str
@@ -428,6 +431,7 @@ class Result:
     failures: list = field(default_factory=list)
     step_results: list = field(default_factory=list)
     control_counterexample: dict | None = None
+    witness_description: str = field(default="", repr=False)
 
     @property
     def ok(self) -> bool:
@@ -530,6 +534,13 @@ def _structure_failures(theorem: Theorem, context) -> list[str]:
     return failures
 
 
+def _registered_witness(theorem: Theorem) -> bool:
+    """Whether the theorem's witness is the very function registered for its id in :mod:`posenc_math.witnesses`."""
+    from ..witnesses import WITNESSES
+
+    return WITNESSES.get(theorem.id) is theorem.witness.compute
+
+
 def _witness_outcome(theorem: Theorem, witness_values: Mapping[str, float | str] | None) -> float | str:
     """The witness's largest error, or why it failed (``"ExceptionType: message"``).
 
@@ -538,12 +549,9 @@ def _witness_outcome(theorem: Theorem, witness_values: Mapping[str, float | str]
     :func:`~posenc_math.witnesses.compute` gave those values); computed here
     otherwise.
     """
-    if witness_values is not None and theorem.id in witness_values:
-        from ..witnesses import WITNESSES
-
-        if WITNESSES.get(theorem.id) is theorem.witness.compute:
-            value = witness_values[theorem.id]
-            return value if isinstance(value, str) else float(value)
+    if witness_values is not None and theorem.id in witness_values and _registered_witness(theorem):
+        value = witness_values[theorem.id]
+        return value if isinstance(value, str) else float(value)
     try:
         return float(theorem.witness.compute())
     except Exception as error:
@@ -580,6 +588,7 @@ def verify_theorem(
     *,
     context: Callable[[str], Theorem] | None = None,
     witness_values: Mapping[str, float | str] | None = None,
+    defer_witness: bool = False,
 ) -> Result:
     """Check ``theorem``: kernel self-test, steps, conclusions, witness and negative control.
 
@@ -589,6 +598,9 @@ def verify_theorem(
     ``witness_values`` (theorem id -> largest error, from
     :func:`posenc_math.witnesses.compute`, perhaps in another process) stand
     in for computing the witness here, when it is the registered one.
+    ``defer_witness=True`` leaves a registered witness ``"pending"`` (its
+    value is still being computed elsewhere): :func:`judge_witness` judges
+    it when the value comes.
 
     Examples
     --------
@@ -668,23 +680,17 @@ def verify_theorem(
         failures.append(f"conclusion {number} is not established by the checked steps: {conclusion.latex()}")
     witness, witness_error = "failed", None
     if isinstance(theorem.witness, Witness):
-        outcome = _witness_outcome(theorem, witness_values)
-        if isinstance(outcome, str):
-            failures.append(f"witness: {outcome}")
+        if defer_witness and _registered_witness(theorem):
+            witness = "pending"
         else:
-            witness_error = outcome
-            if witness_error <= theorem.witness.tolerance:
-                witness = "passed"
-            else:
-                failures.append(
-                    f"witness: largest error {witness_error:.3g} exceeds {theorem.witness.tolerance:.3g} "
-                    f"({theorem.witness.description})"
-                )
+            witness, witness_error = _witness_verdict(
+                _witness_outcome(theorem, witness_values), theorem.witness, failures
+            )
     negative, counterexample = _judge_control(theorem, hypotheses, failures)
     return Result(
         id=theorem.id,
         title=theorem.title,
-        status="verified" if not failures else "failed",
+        status="failed" if failures else "pending" if witness == "pending" else "verified",
         scope=theorem.scope,
         scope_note=theorem.scope_note,
         steps=len(checks),
@@ -698,7 +704,35 @@ def verify_theorem(
         failures=failures,
         step_results=step_results,
         control_counterexample=counterexample,
+        witness_description=theorem.witness.description if isinstance(theorem.witness, Witness) else "",
     )
+
+
+def _witness_verdict(outcome: float | str, witness: Witness | Result, failures: list) -> tuple[str, float | None]:
+    """``("passed" | "failed", largest error)`` for a witness's outcome; a failure is added to ``failures``."""
+    if isinstance(outcome, str):
+        failures.append(f"witness: {outcome}")
+        return "failed", None
+    tolerance = witness.tolerance if isinstance(witness, Witness) else witness.witness_tolerance
+    description = witness.description if isinstance(witness, Witness) else witness.witness_description
+    if outcome <= tolerance:
+        return "passed", outcome
+    failures.append(f"witness: largest error {outcome:.3g} exceeds {tolerance:.3g} ({description})")
+    return "failed", outcome
+
+
+def judge_witness(result: Result, outcome: float | str) -> None:
+    """Give a pending witness its value: ``outcome`` is the largest error (or ``"ExceptionType: message"``)
+    that :func:`posenc_math.witnesses.compute` gave for ``result.id``.  ``result`` is updated in place: its
+    witness is judged against its tolerance and its status becomes ``"verified"`` or ``"failed"``.
+    ``ValueError`` if its witness is not pending.
+    """
+    if result.witness != "pending":
+        raise ValueError(f"result: the witness of {result.id!r} is not pending (it is {result.witness!r})")
+    if not isinstance(outcome, str):
+        outcome = float(outcome)
+    result.witness, result.witness_error = _witness_verdict(outcome, result, result.failures)
+    result.status = "failed" if result.failures else "verified"
 
 
 def _judge_control(theorem: Theorem, hypotheses: tuple, failures: list) -> tuple[str, dict | None]:

@@ -147,6 +147,7 @@ def verify_theorem(
     *,
     context: Callable[[str], Theorem] | None = None,
     witness_values: Mapping[str, float | str] | None = None,
+    defer_witness: bool = False,
 ) -> Result:
     """``posenc_math.theorems.core.verify_theorem``, resolving ``uses`` in the registry by default.
 
@@ -155,19 +156,28 @@ def verify_theorem(
     >>> verify_theorem(get("shift-block")).status
     'verified'
     """
-    return core.verify_theorem(theorem, context=context or get, witness_values=witness_values)
+    return core.verify_theorem(
+        theorem, context=context or get, witness_values=witness_values, defer_witness=defer_witness
+    )
 
 
-def _verify_ids(theorem_ids: list[str], witness_values: Mapping[str, float | str] | None = None) -> list[Result]:
-    return [verify_theorem(get(theorem_id), witness_values=witness_values) for theorem_id in theorem_ids]
+def _verify_ids(
+    theorem_ids: list[str], witness_values: Mapping[str, float | str] | None = None, defer_witness: bool = False
+) -> list[Result]:
+    return [_verify_id(theorem_id, witness_values, defer_witness) for theorem_id in theorem_ids]
 
 
-def _verify_id(theorem_id: str, witness_values: Mapping[str, float | str] | None = None) -> Result:
-    return verify_theorem(get(theorem_id), witness_values=witness_values)
+def _verify_id(
+    theorem_id: str, witness_values: Mapping[str, float | str] | None = None, defer_witness: bool = False
+) -> Result:
+    return verify_theorem(get(theorem_id), witness_values=witness_values, defer_witness=defer_witness)
 
 
 def _verify_in_processes(
-    theorem_ids: list[str], processes: int, witness_values: Mapping[str, float | str] | None = None
+    theorem_ids: list[str],
+    processes: int,
+    witness_values: Mapping[str, float | str] | None = None,
+    defer_witness: bool = False,
 ) -> list[Result]:
     """Verify in ``processes`` processes (this one and forked children, :func:`posenc_math._processes.share`),
     each taking the next theorem nobody has taken (the slow ones do not queue).
@@ -180,8 +190,19 @@ def _verify_in_processes(
 
     # The later pages' theorems (RoPE, context extension) are the slowest to
     # check: handing them out first keeps the last tasks short.
-    task = functools.partial(_verify_id, witness_values=witness_values)
+    task = functools.partial(_verify_id, witness_values=witness_values, defer_witness=defer_witness)
     return _processes.share(task, theorem_ids[::-1], processes)[::-1]
+
+
+def _judge_pending(results: Iterable[Result], values: Mapping[str, float | str]) -> None:
+    """Judge every pending witness with its value from ``values``; one missing there (the process that computed
+    them failed) is computed here."""
+    from .. import witnesses
+
+    for result in results:
+        if result.witness == "pending":
+            value = values[result.id] if result.id in values else witnesses.compute([result.id])[result.id]
+            core.judge_witness(result, value)
 
 
 def verify(
@@ -189,7 +210,7 @@ def verify(
     *,
     processes: int = 1,
     remember: bool = False,
-    witness_values: Mapping[str, float | str] | None = None,
+    witness_values: Mapping[str, float | str] | Callable[[], Mapping[str, float | str]] | None = None,
 ) -> list[Result]:
     """Verify the given theorems (default: all) afresh, in the order given.
 
@@ -202,7 +223,9 @@ def verify(
     :func:`verify_one` in this process: the site build checks every theorem
     once, in parallel, before its pages show them.  ``witness_values`` (theorem id -> largest error, as
     :func:`posenc_math.witnesses.compute` gives them) are used instead of
-    computing those witnesses again (see :func:`verify_theorem`).
+    computing those witnesses again (see :func:`verify_theorem`); a callable returning them
+    (:meth:`posenc_math.witnesses.Background.values`) is called only once every check but the
+    witnesses is done, so the checks need not wait for a process still computing them.
 
     Examples
     --------
@@ -219,7 +242,14 @@ def verify(
     # workers build what they check; the closure would build all of it first).
     todo = known if set(wanted) >= set(known) else _closure(wanted)
     parallel = processes > 1 and len(todo) > 1
-    fresh = _verify_in_processes(todo, processes, witness_values) if parallel else _verify_ids(todo, witness_values)
+    later = callable(witness_values)
+    values = None if later else witness_values
+    if parallel:
+        fresh = _verify_in_processes(todo, processes, values, defer_witness=later)
+    else:
+        fresh = _verify_ids(todo, values, defer_witness=later)
+    if later:
+        _judge_pending(fresh, witness_values())
     found = {result.id: result for result in fresh}
     _with_dependencies(found, {})
     if remember:
