@@ -214,7 +214,9 @@ def offset_chunks(first: int, last: int, size: int = 16000):
         yield np.arange(start, min(start + size, last + 1), dtype=np.int64)
 
 
-def exact_log_buckets(distances: np.ndarray | list[int], config: tuple[int, int], *, up_to: int | None = None) -> np.ndarray:
+def exact_log_buckets(
+    distances: np.ndarray | list[int], config: tuple[int, int], *, up_to: int | None = None
+) -> np.ndarray:
     """make_log_bucket_position for distances >= 0 in exact arithmetic (50-digit logarithms).
 
     With ``mid = B // 2`` and ``L = ln((M - 1) / mid)``: a distance ``<= mid`` is
