@@ -713,8 +713,12 @@ def _witness_verdict(outcome: float | str, witness: Witness | Result, failures: 
     if isinstance(outcome, str):
         failures.append(f"witness: {outcome}")
         return "failed", None
-    tolerance = witness.tolerance if isinstance(witness, Witness) else witness.witness_tolerance
-    description = witness.description if isinstance(witness, Witness) else witness.witness_description
+    if isinstance(witness, Witness):
+        tolerance, description = witness.tolerance, witness.description
+    elif witness.witness_tolerance is not None:
+        tolerance, description = witness.witness_tolerance, witness.witness_description
+    else:
+        raise ValueError(f"result: {witness.id!r} has no witness tolerance to judge its witness by")
     if outcome <= tolerance:
         return "passed", outcome
     failures.append(f"witness: largest error {outcome:.3g} exceeds {tolerance:.3g} ({description})")

@@ -242,14 +242,16 @@ def verify(
     # workers build what they check; the closure would build all of it first).
     todo = known if set(wanted) >= set(known) else _closure(wanted)
     parallel = processes > 1 and len(todo) > 1
-    later = callable(witness_values)
-    values = None if later else witness_values
+    later = witness_values if callable(witness_values) else None
+    values = None if later is not None or witness_values is None else witness_values
+    assert not callable(values)
+    defer = later is not None
     if parallel:
-        fresh = _verify_in_processes(todo, processes, values, defer_witness=later)
+        fresh = _verify_in_processes(todo, processes, values, defer_witness=defer)
     else:
-        fresh = _verify_ids(todo, values, defer_witness=later)
-    if later:
-        _judge_pending(fresh, witness_values())
+        fresh = _verify_ids(todo, values, defer_witness=defer)
+    if later is not None:
+        _judge_pending(fresh, later())
     found = {result.id: result for result in fresh}
     _with_dependencies(found, {})
     if remember:
