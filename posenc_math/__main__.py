@@ -1,7 +1,5 @@
 """``python -m posenc_math verify``: the same as the ``posenc-math`` command."""
 
-import sys
+from .cli import command
 
-from .cli import main
-
-sys.exit(main())
+command()

@@ -412,7 +412,9 @@ class Result:
     (``control_counterexample``).  ``witness`` is ``"passed"``, ``"failed"``
     or, from ``verify_theorem(..., defer_witness=True)`` until
     :func:`judge_witness` gives it its value, ``"pending"`` (and the status
-    ``"pending"`` too if nothing else failed).
+    ``"pending"`` too if nothing else failed).  ``mode`` is ``"full"`` (every step certified twice:
+    symbolically and by intervals) or ``"fast"`` (``verify_theorem(..., fast=True)``: a step the symbolic
+    procedures prove is certified by them alone; see :func:`posenc_math.theorems.kernel.one_certificate`).
     """
 
     id: str
@@ -432,6 +434,7 @@ class Result:
     step_results: list = field(default_factory=list)
     control_counterexample: dict | None = None
     witness_description: str = field(default="", repr=False)
+    mode: str = "full"
 
     @property
     def ok(self) -> bool:
@@ -451,6 +454,7 @@ class Result:
             "uses": list(self.uses),
             "seconds": round(self.seconds, 4),
             "control_counterexample": self.control_counterexample,
+            "mode": self.mode,
             "scope_note": self.scope_note,
             "witness_error": self.witness_error,
             "witness_tolerance": self.witness_tolerance,
@@ -589,6 +593,7 @@ def verify_theorem(
     context: Callable[[str], Theorem] | None = None,
     witness_values: Mapping[str, float | str] | None = None,
     defer_witness: bool = False,
+    fast: bool = False,
 ) -> Result:
     """Check ``theorem``: kernel self-test, steps, conclusions, witness and negative control.
 
@@ -600,7 +605,10 @@ def verify_theorem(
     in for computing the witness here, when it is the registered one.
     ``defer_witness=True`` leaves a registered witness ``"pending"`` (its
     value is still being computed elsewhere): :func:`judge_witness` judges
-    it when the value comes.
+    it when the value comes.  ``fast=True`` certifies a step that the
+    symbolic procedures prove by them alone, without the interval
+    cross-check (:func:`posenc_math.theorems.kernel.one_certificate`); the
+    result's ``mode`` says ``"fast"``.
 
     Examples
     --------
@@ -617,7 +625,13 @@ def verify_theorem(
     >>> print(result.failures[0])  # doctest: +ELLIPSIS
     step 1 (sign flipped): sin(a + b) = sin(a)*cos(b) - sin(b)*cos(a); ... [counterexample]
     """
-    context = context or _no_context
+    with kernel.one_certificate(fast):
+        result = _verify(theorem, context or _no_context, witness_values, defer_witness)
+    result.mode = "fast" if fast else "full"
+    return result
+
+
+def _verify(theorem: Theorem, context, witness_values, defer_witness: bool) -> Result:
     started = time.perf_counter()
     failures, step_results, certificates = [], [], []
     checks = theorem.checks()

@@ -148,6 +148,7 @@ def verify_theorem(
     context: Callable[[str], Theorem] | None = None,
     witness_values: Mapping[str, float | str] | None = None,
     defer_witness: bool = False,
+    fast: bool = False,
 ) -> Result:
     """``posenc_math.theorems.core.verify_theorem``, resolving ``uses`` in the registry by default.
 
@@ -157,20 +158,26 @@ def verify_theorem(
     'verified'
     """
     return core.verify_theorem(
-        theorem, context=context or get, witness_values=witness_values, defer_witness=defer_witness
+        theorem, context=context or get, witness_values=witness_values, defer_witness=defer_witness, fast=fast
     )
 
 
 def _verify_ids(
-    theorem_ids: list[str], witness_values: Mapping[str, float | str] | None = None, defer_witness: bool = False
+    theorem_ids: list[str],
+    witness_values: Mapping[str, float | str] | None = None,
+    defer_witness: bool = False,
+    fast: bool = False,
 ) -> list[Result]:
-    return [_verify_id(theorem_id, witness_values, defer_witness) for theorem_id in theorem_ids]
+    return [_verify_id(theorem_id, witness_values, defer_witness, fast) for theorem_id in theorem_ids]
 
 
 def _verify_id(
-    theorem_id: str, witness_values: Mapping[str, float | str] | None = None, defer_witness: bool = False
+    theorem_id: str,
+    witness_values: Mapping[str, float | str] | None = None,
+    defer_witness: bool = False,
+    fast: bool = False,
 ) -> Result:
-    return verify_theorem(get(theorem_id), witness_values=witness_values, defer_witness=defer_witness)
+    return verify_theorem(get(theorem_id), witness_values=witness_values, defer_witness=defer_witness, fast=fast)
 
 
 def _verify_in_processes(
@@ -178,6 +185,7 @@ def _verify_in_processes(
     processes: int,
     witness_values: Mapping[str, float | str] | None = None,
     defer_witness: bool = False,
+    fast: bool = False,
 ) -> list[Result]:
     """Verify in ``processes`` processes (this one and forked children, :func:`posenc_math._processes.share`),
     each taking the next theorem nobody has taken (the slow ones do not queue).
@@ -190,7 +198,7 @@ def _verify_in_processes(
 
     # The later pages' theorems (RoPE, context extension) are the slowest to
     # check: handing them out first keeps the last tasks short.
-    task = functools.partial(_verify_id, witness_values=witness_values, defer_witness=defer_witness)
+    task = functools.partial(_verify_id, witness_values=witness_values, defer_witness=defer_witness, fast=fast)
     return _processes.share(task, theorem_ids[::-1], processes)[::-1]
 
 
@@ -211,6 +219,7 @@ def verify(
     processes: int = 1,
     remember: bool = False,
     witness_values: Mapping[str, float | str] | Callable[[], Mapping[str, float | str]] | None = None,
+    fast: bool = False,
 ) -> list[Result]:
     """Verify the given theorems (default: all) afresh, in the order given.
 
@@ -225,7 +234,9 @@ def verify(
     :func:`posenc_math.witnesses.compute` gives them) are used instead of
     computing those witnesses again (see :func:`verify_theorem`); a callable returning them
     (:meth:`posenc_math.witnesses.Background.values`) is called only once every check but the
-    witnesses is done, so the checks need not wait for a process still computing them.
+    witnesses is done, so the checks need not wait for a process still computing them.  ``fast=True``: each
+    step the symbolic procedures prove is certified by them alone (``posenc-math verify --fast``; see
+    :func:`posenc_math.theorems.kernel.one_certificate`).
 
     Examples
     --------
@@ -247,9 +258,9 @@ def verify(
     assert not callable(values)
     defer = later is not None
     if parallel:
-        fresh = _verify_in_processes(todo, processes, values, defer_witness=defer)
+        fresh = _verify_in_processes(todo, processes, values, defer_witness=defer, fast=fast)
     else:
-        fresh = _verify_ids(todo, values, defer_witness=defer)
+        fresh = _verify_ids(todo, values, defer_witness=defer, fast=fast)
     if later is not None:
         _judge_pending(fresh, later())
     found = {result.id: result for result in fresh}

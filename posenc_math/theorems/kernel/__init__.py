@@ -54,6 +54,7 @@ from .decide import (
     established,
     instantiate,
     judge_control,
+    one_certificate,
     one_change,
     self_test,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "established",
     "instantiate",
     "judge_control",
+    "one_certificate",
     "one_change",
     "self_test",
 ]

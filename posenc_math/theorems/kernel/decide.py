@@ -18,6 +18,10 @@ nonzero) that the hypotheses did not imply, and for a false statement a
 *counterexample*: a point where the two sides are certified different.
 A proof with conditions left over is not a checked step (:func:`check_step`).
 
+Within :func:`one_certificate` (``posenc-math verify --fast``) a step that
+certificate (i) proves is accepted on it alone: (ii) is not computed for it.
+Negative controls and unproved steps are judged as always.
+
 Before anything is certified, :func:`self_test` runs every procedure on a
 battery of false identities: one answer "zero" fails every theorem
 (``verify`` refuses to run).  A symbolic "zero" that the numeric
@@ -27,6 +31,7 @@ proof.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -54,6 +59,7 @@ __all__ = [
     "established",
     "instantiate",
     "judge_control",
+    "one_certificate",
     "one_change",
     "self_test",
 ]
@@ -63,6 +69,35 @@ MIN_POINTS = 2
 #: Points sampled for a step; for a negative control, more are tried until one refutes it.
 STEP_POINTS = 4
 CONTROL_POINTS = 16
+
+#: True within :func:`one_certificate`.
+_ONE_CERTIFICATE: contextvars.ContextVar[bool] = contextvars.ContextVar("one_certificate", default=False)
+
+
+@contextlib.contextmanager
+def one_certificate(active: bool = True):
+    """Within this context (``active=True``), a step that certificate (i) proves is certified by it alone.
+
+    The fast mode of ``posenc-math verify --fast``: the interval evaluation
+    of both sides (certificate (ii)) is skipped for such a step, and with it
+    the check that no side is undefined where every condition holds.
+    Steps the symbolic procedures do not prove, computed facts and negative
+    controls (each rejected only with a certified counterexample) are
+    judged as outside it.  A forked child inherits the setting.
+
+    Examples
+    --------
+    >>> from sympy import symbols, sin, cos
+    >>> x = symbols("x", real=True)
+    >>> with one_certificate():
+    ...     decide_equal(sin(2 * x), 2 * sin(x) * cos(x)).method
+    'normal form; intervals skipped (one certificate)'
+    """
+    token = _ONE_CERTIFICATE.set(bool(active))
+    try:
+        yield
+    finally:
+        _ONE_CERTIFICATE.reset(token)
 
 
 @dataclass(frozen=True)
@@ -422,6 +457,10 @@ def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool, quick: bo
         # a procedure says yes, but the kernel cannot read the statement: no conditions can be stated
         shown_zero = []
     symbolic = bool(shown_zero) and not shown_nonzero
+    if symbolic and not control and _ONE_CERTIFICATE.get():
+        stated = tuple(sympy.Unequality(c, 0, evaluate=False) for c in conditions)
+        method = "+".join(shown_zero) + "; intervals skipped (one certificate)"
+        return Decision(True, sympy.S.Zero, method, conditions=stated)
     wanted_points = CONTROL_POINTS if control else STEP_POINTS
     verdict = numeric_certificate(
         lhs, rhs, relation, tuple(hypotheses), conditions, wanted_points, extra=8 if control else 0

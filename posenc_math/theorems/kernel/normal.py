@@ -1476,6 +1476,15 @@ class Translator:
         for v in values:
             if not self.real_poly(v.num) or (v.den and not self.real_poly(v.den)):
                 raise Refused(f"Min/Max of an expression not shown real: {_short(expr)}")
+        # the comparisons are the costly part, and a definition unfolded again asks the same: remembered for
+        # these values under these hypotheses
+        key = (largest, tuple(v.key() for v in values), self.facts_version, len(self.facts))
+        memo = self.__dict__.setdefault("_extrema", {})
+        if key not in memo:
+            memo[key] = self._extremum(values, largest)
+        return memo[key]
+
+    def _extremum(self, values: list, largest: bool) -> Frac:
         keep = list(range(len(values)))
         for a in range(len(values)):
             for b in keep:
