@@ -57,6 +57,48 @@ def test_verify_json_of_everything_meets_issue_9(capsys):
     assert {"rope-long-term-decay", "yarn-ramp"} <= {r["id"] for r in records}
 
 
+def test_fast_mode_is_labelled_in_the_table_the_progress_line_and_the_json(capsys):
+    assert cli.main(["verify", "--fast", "shift-block"]) == 0
+    captured = capsys.readouterr()
+    assert "FAST MODE" in captured.out.splitlines()[-1] and "FAST MODE" in captured.err
+    assert cli.main(["verify", "--json", "--fast", "shift-block"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)
+    assert record["mode"] == "fast" and record["status"] == "verified"
+    assert cli.main(["verify", "--json", "shift-block"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["mode"] == "full"
+    assert cli.main(["verify", "shift-block"]) == 0
+    assert "FAST" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", [[sys.executable, "-m", "posenc_math"], ["posenc-math"]])
+def test_entry_points_exit_with_mains_status_and_all_of_its_output(command, tmp_path):
+    """The console command leaves by os._exit once main has returned: its status and every line it wrote,
+    to a pipe and to a file, still arrive."""
+    import shutil
+
+    if command == ["posenc-math"]:
+        command = [
+            shutil.which("posenc-math") or str(__import__("pathlib").Path(sys.executable).parent / "posenc-math")
+        ]
+    run = subprocess.run([*command, "list"], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout.count("\n") == len(cli_ids())
+    out = tmp_path / "out.json"
+    with out.open("w") as stream:
+        run = subprocess.run(
+            [*command, "verify", "--json", "fake-id"], stdout=stream, stderr=subprocess.PIPE, text=True
+        )
+    assert run.returncode == 2 and "unknown theorem id" in run.stderr
+    with out.open("w") as stream:
+        run = subprocess.run([*command, "verify", "--json", "shift-block"], stdout=stream, text=True, cwd=tmp_path)
+    assert run.returncode == 0 and json.loads(out.read_text())[0]["id"] == "shift-block"
+
+
+def cli_ids() -> list[str]:
+    from posenc_math import theorems
+
+    return theorems.ids()
+
+
 def test_processes_must_be_positive(capsys):
     with pytest.raises(SystemExit):
         cli.main(["verify", "--processes", "0", "shift-block"])

@@ -242,6 +242,56 @@ def test_yes_to_everything_fails_every_theorem(monkeypatch):
     assert all(any("self-test" in f for f in r.failures) for r in results)
 
 
+def test_yes_to_everything_fails_every_theorem_in_fast_mode_too(monkeypatch):
+    for name in list(kernel.PROCEDURES):
+        monkeypatch.setitem(kernel.PROCEDURES, name, lambda difference: True)
+    results = theorems.verify(fast=True)
+    assert results and all(r.status == "failed" and r.mode == "fast" for r in results)
+    assert all(any("self-test" in f for f in r.failures) for r in results)
+
+
+# -- the fast mode: one certificate per proved step ------------------------------------------------------------------
+
+
+def test_fast_mode_skips_the_intervals_only_for_a_step_proved_symbolically():
+    x = Symbol("x", real=True)
+    with kernel.one_certificate():
+        proved = decide_equal(sin(2 * x), 2 * sin(x) * cos(x))
+        false = decide_equal(sin(2 * x), sin(x) * cos(x))
+        control = decide(sin(2 * x), sin(x) * cos(x), "=", control=True)
+    assert proved.proved and proved.method.endswith("intervals skipped (one certificate)")
+    assert not false.proved and false.counterexample is not None
+    assert not control.proved and control.counterexample is not None
+    assert confirm_counterexample(sin(2 * x), sin(x) * cos(x), control.counterexample)
+    assert "intervals at" in decide_equal(sin(2 * x), 2 * sin(x) * cos(x)).method  # outside: both certificates
+
+
+def test_what_fast_mode_gives_up_a_procedure_wrong_on_one_step(monkeypatch):
+    """A procedure that passes the self-test but says "zero" on one false step: the full mode's intervals
+    catch it (a kernel inconsistency); the fast mode, as labelled, takes the procedure's word."""
+    x = Symbol("x", real=True)
+    lhs, rhs = sin(3 * x), 3 * sin(x)
+    real = kernel.PROCEDURES["normal form"]
+
+    def wrong_here(difference):
+        return True if difference.has(sin(3 * x)) and difference.has(3 * sin(x)) else real(difference)
+
+    monkeypatch.setitem(kernel.PROCEDURES, "normal form", wrong_here)
+    assert kernel.self_test() == []
+    full = decide_equal(lhs, rhs)
+    assert not full.proved and "kernel inconsistency" in full.method
+    with kernel.one_certificate():
+        assert decide_equal(lhs, rhs).proved
+
+
+def test_fast_mode_results_say_so():
+    (full,) = theorems.verify(["shift-block"])
+    (fast,) = theorems.verify(["shift-block"], fast=True)
+    assert (full.mode, fast.mode) == ("full", "fast") and full.ok and fast.ok
+    assert fast.as_dict()["mode"] == "fast"
+    assert fast.control_counterexample is not None and fast.negative_control == "rejected"
+
+
 @pytest.mark.parametrize("name", sorted(kernel.PROCEDURES))
 def test_one_lying_procedure_is_enough_to_fail_the_self_test(monkeypatch, name):
     monkeypatch.setitem(kernel.PROCEDURES, name, lambda difference: True)
