@@ -411,7 +411,7 @@ class Result:
     the negative control was rejected with a certified counterexample
     (``control_counterexample``).  ``witness`` is ``"passed"``, ``"failed"``
     or, from ``verify_theorem(..., defer_witness=True)`` until
-    :func:`judge_witness` gives it its value, ``"pending"`` (and the status
+    ``core.judge_witness`` gives it its value, ``"pending"`` (and the status
     ``"pending"`` too if nothing else failed).  ``mode`` is ``"full"`` (every step certified twice:
     symbolically and by intervals) or ``"fast"`` (``verify_theorem(..., fast=True)``: a step the symbolic
     procedures prove is certified by them alone; see :func:`posenc_math.theorems.kernel.one_certificate`).
@@ -604,7 +604,7 @@ def verify_theorem(
     :func:`posenc_math.witnesses.compute`, perhaps in another process) stand
     in for computing the witness here, when it is the registered one.
     ``defer_witness=True`` leaves a registered witness ``"pending"`` (its
-    value is still being computed elsewhere): :func:`judge_witness` judges
+    value is still being computed elsewhere): ``core.judge_witness`` judges
     it when the value comes.  ``fast=True`` certifies a step that the
     symbolic procedures prove by them alone, without the interval
     cross-check (:func:`posenc_math.theorems.kernel.one_certificate`); the

@@ -681,7 +681,7 @@ def decide(
     """Decide ``lhs relation rhs`` for every point of the declared domain that satisfies ``hypotheses``.
 
     Never raises on a statement (a refusal is a Decision); runs under
-    ``time_bound`` CPU seconds (default :data:`~.bound.TIME_BOUND`).
+    ``time_bound`` CPU seconds (default :data:`posenc_math.theorems.TIME_BOUND`).
     """
     if relation not in ("=", "<", "<=", "!="):
         raise ValueError(f"relation must be one of =, <, <=, !=; got {relation!r}")
@@ -1042,7 +1042,7 @@ _SELF_TEST: dict = {}
 def self_test() -> list[str]:
     """Failures of the procedures on known-false identities (empty: the kernel passed).
 
-    Every procedure in :data:`PROCEDURES` is asked about every difference;
+    Every procedure in ``kernel.PROCEDURES`` is asked about every difference;
     an answer ``True`` ("shown zero") to any of them is a failure.  The
     inequality rules (triangle, termwise) are asked about known-false
     inequalities.  Cached for the procedures as they are now.
