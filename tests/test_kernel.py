@@ -213,8 +213,54 @@ def test_the_triangle_and_termwise_rules(lhs, rhs, proved):
 
 
 def test_the_largest_of_possibly_no_values_is_refused():
-    empty = language.Largest(_u(_l), (_l, 0, n))
+    real_u = language.undefined_function("u", real=True)
+    empty = language.Largest(real_u(_l), (_l, 0, n))
     assert "nonempty" in decide(empty, empty + 1, "<=").method
+
+
+def test_the_largest_of_values_that_may_be_complex_has_no_order():
+    largest = language.Largest(_u(_l), (_l, 0, n))
+    decision = decide(largest, largest + 1, "<=", (sympy.GreaterThan(n, 0),))
+    assert not decision.proved and decision.counterexample is not None
+
+
+# -- orders between values not shown real (adversarial round 3) ------------------------------------------------
+_x, _y, _c = Symbol("x", real=True), Symbol("y", real=True), Symbol("c")
+
+
+@pytest.mark.parametrize(
+    "lhs, rhs, relation",
+    [
+        (sqrt(_x), sqrt(_x) + 1, "<"),
+        (sqrt(_x) - 1, sqrt(_x), "<="),
+        (log(_x), log(_x) + 1, "<"),
+        (Pow(-1, _y), Pow(-1, _y) + 1, "<"),
+        (_y * sqrt(_x), _y * sqrt(_x) + _y**2 + 1, "<"),
+        (_c, _c + 1, "<"),
+        (exp(_c), exp(_c) + 1, "<"),
+        (sympy.I, sympy.I + 1, "<"),
+        (sqrt(-1 - _x**2), sqrt(-1 - _x**2) + 1, "<"),
+    ],
+)
+def test_an_order_between_values_not_shown_real_is_refuted_in_both_modes(lhs, rhs, relation):
+    """A real positive gap says nothing when a side is not real (sqrt(-1) < sqrt(-1) + 1 is I < I + 1): both
+    sides must be shown real, and a point where one is certainly not real refutes the order."""
+    for fast in (False, True):
+        with kernel.one_certificate(fast):
+            decision = decide(lhs, rhs, relation)
+        assert not decision.proved and decision.counterexample is not None, (fast, decision)
+
+
+@pytest.mark.parametrize(
+    "lhs, rhs, relation",
+    [(_x**2, _x**2 + 1, "<"), (exp(_x), exp(_x) + 1, "<"), (sympy.Abs(_c), sympy.Abs(_c) + 1, "<")],
+)
+def test_an_order_between_real_values_is_still_proved(lhs, rhs, relation):
+    assert decide(lhs, rhs, relation).proved
+
+
+def test_complex_values_may_be_unequal():
+    assert decide(sympy.I, 1 + sympy.I, "!=").proved
 
 
 # -- the seam and the self-test ----------------------------------------------------------------------------------

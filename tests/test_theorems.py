@@ -223,6 +223,22 @@ def test_a_conclusion_resting_on_a_fact_cannot_be_general():
     assert narrowed.status == "verified", narrowed.failures
 
 
+def test_a_computed_control_needs_a_computed_theorem_and_a_named_counterexample():
+    """Adversarial round 3: a Fact that returns False was taken as a rejected control for any theorem, with
+    whatever counterexample it named (or none)."""
+    false_fact = Fact("1 + 1 = 3", lambda: False, counterexample={"x": 0})
+    general = verify_theorem(demo(negative_control=false_fact))
+    assert general.status == "failed" and general.negative_control == "undecided"
+    assert any("must be a conclusion" in failure for failure in general.failures)
+    computed = {"scope": "computation", "scope_note": "10 points"}
+    unnamed = verify_theorem(demo(negative_control=Fact("1 + 1 = 3", lambda: False), **computed))
+    assert unnamed.status == "failed" and any("name where it fails" in f for f in unnamed.failures)
+    named = verify_theorem(demo(negative_control=false_fact, **computed))
+    assert named.ok and named.control_counterexample == {"x": 0}
+    holds = verify_theorem(demo(negative_control=Fact("1 + 1 = 2", lambda: True, counterexample={"x": 0}), **computed))
+    assert holds.negative_control == "accepted" and holds.status == "failed"
+
+
 def test_instances_need_a_scope_note():
     result = verify_theorem(demo(scope="instances"))
     assert any("scope_note" in failure for failure in result.failures)

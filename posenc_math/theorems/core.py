@@ -757,11 +757,12 @@ def _judge_control(theorem: Theorem, hypotheses: tuple, failures: list) -> tuple
     control = theorem.negative_control
     try:
         if isinstance(control, Fact):
-            outcome = control.check()
-            if outcome is False:
-                return "rejected", dict(control.counterexample or {"claim": control.claim})
-            failures.append("negative control accepted: the computed fact that should be false holds")
-            return "accepted", None
+            verdict, counterexample, why = kernel.judge_fact_control(
+                control.claim, control.check, control.counterexample, computed=theorem.scope != "general"
+            )
+            if verdict != "rejected":
+                failures.append(f"negative control {'accepted' if verdict == 'accepted' else 'not refuted'}: {why}")
+            return verdict, counterexample
         if not isinstance(control, Conclusion):
             raise TypeError(f"a negative control is a Conclusion or a Fact; got {type(control).__name__}")
         conclusions = [(c.lhs, c.relation, c.rhs, (*hypotheses, *c.assuming)) for c in theorem.conclusions]

@@ -59,6 +59,7 @@ __all__ = [
     "established",
     "instantiate",
     "judge_control",
+    "judge_fact_control",
     "one_certificate",
     "one_change",
     "self_test",
@@ -398,16 +399,18 @@ def numeric_certificate(
     return verdict
 
 
+def _shown_real(translator: Translator, side) -> bool:
+    """Whether the normal form shows ``side`` real at every point of the domain."""
+    value = translator.scalar(side, {})
+    return translator.real_poly(value.num) and (not value.den or translator.real_poly(value.den))
+
+
 def _judge(left, right, relation: str) -> str:
     if relation == "=":
         return {"equal": "holds", "differ": "violated", "unknown": "unknown"}[numeric.compare(left, right)]
     if isinstance(left, list) or isinstance(right, list):
         return "unknown"
-    try:
-        order = numeric.compare_real(left, right)
-    except (numeric.Undefined, numeric.Ambiguous):
-        return "unknown"
-    if relation == "!=":
+    if relation == "!=":  # complex values may differ too
         same = numeric.compare(left, right)
         return (
             "holds"
@@ -416,6 +419,12 @@ def _judge(left, right, relation: str) -> str:
             if same == "equal" and isinstance(numeric.add(left, numeric.neg(right)), Fraction)
             else "unknown"
         )
+    try:
+        order = numeric.compare_real(left, right)
+    except numeric.Undefined:  # a side certainly not real: no order holds between the two values
+        return "violated"
+    except numeric.Ambiguous:
+        return "unknown"
     if order is None:
         if relation == "<=" and numeric.compare(left, right) == "equal":
             return "holds"
@@ -448,7 +457,9 @@ def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool, quick: bo
             wanted = {"<": ("pos",), "<=": ("pos", "nonneg", "zero"), "!=": ("pos", "neg", "nonzero")}[relation]
             try:
                 sign = translator.written_sign(gap)
-            except (Refused, NeedSplit):
+                if relation != "!=" and not (_shown_real(translator, lhs) and _shown_real(translator, rhs)):
+                    sign = None  # an order between values not shown real: a real gap says nothing (I < I + 1)
+            except (Refused, NeedSplit, NeedResidue):
                 sign = None
             if sign in wanted:
                 shown_zero = ["signs"]
@@ -798,6 +809,38 @@ def check_fact(claim: str, check: Callable[[], object], establishes=None) -> tup
     if not outcome:
         return Decision(False, sympy.S.false, "refuted"), None
     return Decision(True, sympy.S.Zero, "computation"), Checked(_TOKEN, None, "fact", None, (), establishes)
+
+
+def judge_fact_control(
+    claim: str, check: Callable[[], object], counterexample, computed: bool
+) -> tuple[str, dict | None, str]:
+    """Judge a negative control that is a computed fact: ``(verdict, counterexample, why)``.
+
+    Allowed only for a theorem whose conclusions rest on computed facts
+    (``computed``: its scope is not ``"general"``); a general theorem's
+    control must be a conclusion that :func:`judge_control` refutes with a
+    certified counterexample.  The fact must name where it fails
+    (``counterexample``, a non-empty dict, shown as given: no interval can
+    certify a computation) and its check must return exactly ``False``.
+    """
+    if not computed:
+        return "undecided", None, "a general theorem's control must be a conclusion, refuted with a certified point"
+    if not isinstance(counterexample, dict) or not counterexample:
+        return "undecided", None, "a computed control must name where it fails (Fact(..., counterexample={...}))"
+    outcome = check()
+    if not isinstance(outcome, bool):
+        raise TypeError(
+            f"the check of the fact {claim!r} returned {type(outcome).__name__} {outcome!r}; it must return a bool"
+        )
+    return (
+        ("accepted", None, "the computed fact that should be false holds")
+        if outcome
+        else (
+            "rejected",
+            dict(counterexample),
+            "",
+        )
+    )
 
 
 def instantiate(expression, mapping: dict):
