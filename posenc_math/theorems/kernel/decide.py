@@ -6,7 +6,9 @@ certificates agree:
 (i) *symbolic*: for ``=``, some procedure in :data:`PROCEDURES` shows the
     difference of the two sides to be 0 (and none shows it nonzero); for
     ``<``, ``<=``, ``!=``, the rules of signs show ``rhs - lhs`` positive,
-    nonnegative, nonzero (:meth:`.normal.Translator.poly_sign`);
+    nonnegative, nonzero (:meth:`.normal.Translator.poly_sign`), and for an
+    order both sides are shown real (a point where one is certainly not
+    real refutes it);
 (ii) *numeric*: both sides, as written, are evaluated with interval
     arithmetic at points of the declared domain (:mod:`.numeric`); the
     relation is confirmed at at least :data:`MIN_POINTS` of them, and at no
