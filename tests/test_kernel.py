@@ -492,3 +492,14 @@ def test_the_kernel_imports_only_the_language_from_the_package():
                 assert node.module == "language" or (
                     node.module is None and all(a.name == "language" for a in node.names)
                 ), path
+
+
+def test_the_logarithm_of_a_monomial_shown_positive_only_as_a_whole_is_refuted_not_recursed():
+    """Adversarial round 3: log(x y) under x y > 0 split x y into its content x y and the rest 1, then took
+    the logarithm of the content again, until the recursion limit. log(x y) = log x + log y fails at
+    x = y = -1 (principal logarithms), and says so."""
+    x, y = Symbol("x", real=True), Symbol("y", real=True)
+    decision = decide(log(x * y), log(x) + log(y), "=", (sympy.StrictGreaterThan(x * y, 0),))
+    assert not decision.proved and decision.counterexample is not None
+    assert confirm_counterexample(log(x * y), log(x) + log(y), decision.counterexample)
+    assert decide(log(x * y), log(x) + log(y), "=", (x > 0, y > 0)).proved

@@ -1088,7 +1088,7 @@ class Translator:
                 for piece in pieces:
                     total = self.add(total, piece)
                 return total
-        content = self._content(p)
+        content = self._content(p) if len(p) > 1 else None  # a monomial is its own content: no progress
         if content is not None:  # p = m * q, m a monomial (shown positive), q without a monomial factor
             monomial, rest = content
             return self.add(self._log_positive(monomial), self._log_positive(rest))
