@@ -249,6 +249,9 @@ class Frac:
         return (tuple(sorted(self.num.items())), tuple(sorted(self.den.items())))
 
 
+#: The signs of a term that the rules of signs for a sum can use.
+_KNOWN_TERM_SIGNS = ("pos", "neg", "nonneg", "nonpos")
+
 _SIGN_OF_NEGATION = {
     "pos": "neg",
     "neg": "pos",
@@ -713,7 +716,17 @@ class Translator:
         """A sign of ``p`` from one hypothesis ``f``: ``p - lam f`` (or ``p + lam f``) of known sign, ``lam > 0``
         a rational or a monomial of known positive (for ``f != 0``: nonzero) or nonnegative sign."""
         best = None
+        # Below the top only rational multiples of a fact are tried, and the rest's sign is read term by term:
+        # a term of p whose sign is not known and whose monomial the fact lacks stays in every rest unchanged,
+        # so that fact can decide nothing (skipping it changes no answer).
+        unknown = (
+            [mono for mono, c in p.items() if self._term_sign(mono, c, depth + 1) not in _KNOWN_TERM_SIGNS]
+            if depth
+            else []
+        )
         for _, f, kind in self.facts:
+            if any(mono not in f for mono in unknown):
+                continue
             multipliers = self._monomial_multipliers(p, f, kind) if depth == 0 else []
             for lam in [*_ratios(self.field, p, f), *multipliers]:
                 for direction in (1, -1):
