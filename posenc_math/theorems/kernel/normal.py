@@ -1499,11 +1499,16 @@ class Translator:
 
     def _extremum(self, values: list, largest: bool) -> Frac:
         keep = list(range(len(values)))
+        signs: dict = {}  # (a, b) -> the sign of values[b] - values[a]; that of values[a] - values[b] is its negation
         for a in range(len(values)):
             for b in keep:
                 if a == b or a not in keep:
                     continue
-                sign = self.frac_sign(self.sub(values[b], values[a]))
+                if (b, a) in signs:
+                    found = signs[(b, a)]
+                    sign = _SIGN_OF_NEGATION.get(found) if found else None
+                else:
+                    sign = signs[(a, b)] = self.frac_sign(self.sub(values[b], values[a]))
                 if sign in ("pos", "nonneg", "zero") if largest else sign in ("neg", "nonpos", "zero"):
                     keep.remove(a)  # values[b] is at least (at most) values[a]
                     break
