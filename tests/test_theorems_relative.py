@@ -211,6 +211,31 @@ def test_deberta_v2_monotone_fact_sees_across_its_chunks(monkeypatch, fresh_enum
     ]
 
 
+@pytest.mark.parametrize("claim", ["exact", "rows"])
+def test_deberta_v2_exact_and_rows_facts_can_fail(monkeypatch, fresh_enumeration, claim):
+    """One offset moved, on both signs: E + 1 kept as its own bucket (so E is not the largest exact offset), or
+    L - 1 already in the last row (so L is not where the last row starts); only that fact fails."""
+    real = encodings.deberta_log_bucket
+    regions = encodings.deberta_bucket_regions(256, 512)
+    moved, value = (
+        (regions["exact_up_to"] + 1, regions["exact_up_to"] + 1)
+        if claim == "exact"
+        else (regions["last_row_from"] - 1, 255)
+    )
+
+    def changed(r, **kw):
+        r = np.asarray(r)
+        out = real(r, **kw)
+        if (kw.get("position_buckets"), kw.get("max_relative_positions")) != (256, 512):
+            return out
+        return np.where(np.abs(r) == moved, np.sign(r) * value, out)
+
+    monkeypatch.setattr(encodings, "deberta_log_bucket", changed)
+    assert relative._deberta_enumeration() == {"exact": True, "odd": True, "monotone": True, "rows": True} | {
+        claim: False
+    }
+
+
 def test_offset_chunks_cover_the_range_once_in_order():
     chunks = list(relative.numeric.offset_chunks(-5, 9, size=4))
     assert [c.tolist() for c in chunks] == [[-5, -4, -3, -2], [-1, 0, 1, 2], [3, 4, 5, 6], [7, 8, 9]]

@@ -477,17 +477,16 @@ def _deberta_enumeration() -> dict[str, bool]:
         previous_ahead = previous_behind = None
         for distances in numeric.offset_chunks(0, numeric.DEBERTA_V2_REACH):
             ahead, behind = numeric.log_buckets(distances, config), numeric.log_buckets(-distances, config)
-            near = distances <= exact_up_to
+            near = int(np.searchsorted(distances, exact_up_to, side="right"))  # distances[:near] <= E
             for got, offsets in ((ahead, distances), (behind, -distances)):
                 found["exact"] &= bool(
-                    np.array_equal(got[near], offsets[near]) and np.all(np.abs(got[~near]) < distances[~near])
+                    np.array_equal(got[:near], offsets[:near]) and np.all(np.abs(got[near:]) < distances[near:])
                 )
+                # rows lie in [first, last]: the last row exactly where offset >= L, the first exactly where <= F
                 rows = _rows(got, config)
                 found["rows"] &= bool(
-                    np.all(rows[offsets >= last_from] == last)
-                    and np.all(rows[offsets < last_from] < last)
-                    and np.all(rows[offsets <= first_from] == first)
-                    and np.all(rows[offsets > first_from] > first)
+                    np.array_equal(rows == last, offsets >= last_from)
+                    and np.array_equal(rows == first, offsets <= first_from)
                 )
             found["odd"] &= bool(np.array_equal(behind, -ahead))
             # bucket(d) never decreases for d = 0, 1, ... and never increases for d = 0, -1, ...
