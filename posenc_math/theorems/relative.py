@@ -474,6 +474,8 @@ def _deberta_enumeration() -> dict[str, bool]:
         regions = _regions(config)
         exact_up_to, last_from, first_from = regions["exact_up_to"], regions["last_row_from"], regions["first_row_from"]
         last, first = 2 * config[0] - 1, 0
+        # every setting here has all three regions (only 2 or 3 buckets lack the clipped rows)
+        assert exact_up_to is not None and last_from is not None and first_from is not None, config
         previous_ahead = previous_behind = None
         for distances in numeric.offset_chunks(0, numeric.DEBERTA_V2_REACH):
             ahead, behind = numeric.log_buckets(distances, config), numeric.log_buckets(-distances, config)
