@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import pathlib
 import signal
 import subprocess
@@ -16,6 +17,8 @@ from sympy import MatMul, Matrix, Mul, Pow, Rational, Sum, Symbol, Transpose, co
 from posenc_math import theorems
 from posenc_math.theorems import kernel, language
 from posenc_math.theorems.kernel import decide, decide_equal, one_change
+
+decide_module = importlib.import_module("posenc_math.theorems.kernel.decide")
 
 x, y, t = sympy.symbols("x y t", real=True)
 u, v = sympy.symbols("u v", positive=True)
@@ -503,3 +506,51 @@ def test_the_logarithm_of_a_monomial_shown_positive_only_as_a_whole_is_refuted_n
     assert not decision.proved and decision.counterexample is not None
     assert confirm_counterexample(log(x * y), log(x) + log(y), decision.counterexample)
     assert decide(log(x * y), log(x) + log(y), "=", (x > 0, y > 0)).proved
+
+
+# -- adversarial round 4 ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "declared",
+    [
+        {"extended_real": True},
+        {"infinite": True},
+        {"finite": False},
+        {"commutative": False},
+        {"integer": True},
+        {"negative": True},
+        {"nonnegative": True},
+        {"even": True},
+    ],
+)
+def test_a_function_declared_with_assumptions_the_kernel_does_not_read_is_refused(declared):
+    """Its values would be sampled and reasoned about outside its declaration (F - F = 0 for an infinite F;
+    G(x) G(y) = G(y) G(x) for non-commuting values; a counterexample g(0) = 8/9 for an integer g)."""
+    x, y = Symbol("x", real=True), Symbol("y", real=True)
+    f = sympy.Function("F", **declared)
+    for lhs, rhs in ((sympy.Add(f(x), -f(x), evaluate=False), 0), (f(x) * f(y), f(y) * f(x))):
+        for fast in (False, True):
+            with kernel.one_certificate(fast):
+                decision = decide(lhs, rhs)
+            assert not decision.proved and decision.counterexample is None
+            assert "does not read" in decision.method
+
+
+@pytest.mark.parametrize("declared", [{}, {"real": True}, {"positive": True}, {"real": True, "positive": True}])
+def test_a_function_declared_as_the_kernel_reads_is_read(declared):
+    x = Symbol("x", real=True)
+    f = sympy.Function("F", **declared)
+    assert decide(sympy.Add(f(x), -f(x), evaluate=False), 0).proved
+
+
+def test_a_computation_that_does_not_end_is_refused_at_the_time_bound(monkeypatch):
+    monkeypatch.setattr(decide_module, "TIME_BOUND", 0.3)
+
+    def forever() -> bool:
+        while True:
+            pass
+
+    decision, certificate = kernel.check_fact("loops", forever)
+    assert not decision.proved and certificate is None and "time bound" in decision.method
+    verdict, counterexample, why = kernel.judge_fact_control("loops", forever, {"x": 0}, computed=True)
+    assert (verdict, counterexample) == ("undecided", None) and "time bound" in why
+    assert kernel.check_fact("ends", lambda: True)[0].proved

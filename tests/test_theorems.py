@@ -413,3 +413,10 @@ def test_verify_can_remember_its_results_for_verify_one():
     assert "shift-block" in result.uses and theorems.verify_one("shift-block").ok  # what it uses is kept too
     (fresh,) = theorems.verify(["shift-full"])
     assert fresh is not result  # without remember=True, verify checks afresh and keeps nothing
+
+
+def test_a_definition_names_each_parameter_once():
+    from posenc_math.theorems.language import Definition
+
+    with pytest.raises(ValueError, match="params of Dup: each parameter once; x is repeated"):
+        Definition("Dup", (x, x), x, r"\operatorname{dup}({0}, {1})")

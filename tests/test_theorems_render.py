@@ -305,3 +305,69 @@ def test_transpose_and_identity_are_written_as_the_prose_writes_them():
     statements = [render.statement_latex([c]) for c in theorems.get("shift-orthogonal").conclusions]
     assert "T(k)^{\\top} T(k) &= I" in statements[0]
     assert "^{T}" not in "".join(statements) and "mathbb" not in "".join(statements)
+
+
+# -- the box states the domain that was checked (adversarial round 4) ---------------------------------------------
+def _box_of(theorem):
+    return render.theorem_myst(theorem, verify_theorem(theorem))
+
+
+def _theorem(conclusion, step_lhs, step_rhs, control, **fields):
+    from posenc_math.theorems import Equal, Theorem, Witness
+
+    return Theorem(
+        "demo-domain",
+        "demo",
+        (conclusion,),
+        (Equal(step_lhs, step_rhs, "as declared"),),
+        Witness("-", lambda: 0.0, 0.0),
+        control,
+        **fields,
+    )
+
+
+def test_the_theorems_own_hypotheses_are_printed_with_each_conclusion():
+    import sympy
+
+    x = sympy.Symbol("x", real=True)
+    theorem = _theorem(
+        Conclusion(sympy.Abs(x), x, (x,)),
+        sympy.Abs(x),
+        x,
+        Conclusion(sympy.Abs(x), -x, (x,)),
+        assuming=(sympy.StrictGreaterThan(x, 0),),
+    )
+    box = _box_of(theorem)
+    assert verify_theorem(theorem).ok
+    assert r"\text{if } x > 0" in box.split("for every")[0]
+
+
+def test_the_domain_text_is_the_domain_the_kernel_reads():
+    import sympy
+
+    cases = {
+        "negative real": {"negative": True},
+        "nonpositive real": {"nonpositive": True},
+        "nonzero real": {"real": True, "nonzero": True},
+        "negative integer": {"integer": True, "negative": True},
+        "nonpositive integer": {"integer": True, "nonpositive": True},
+        "rational": {"rational": True},
+        "odd integer": {"odd": True},
+        "even positive integer": {"even": True, "positive": True},
+        "nonzero complex": {"nonzero": True},
+        "positive real": {"positive": True},
+        "real": {"real": True},
+    }
+    for words, declared in cases.items():
+        y = sympy.Symbol("y", **declared)
+        assert render.domain_text([Conclusion(y, y, over=(y,))]) == f"for every {words} $y$", declared
+
+
+def test_a_verified_statement_about_a_negative_symbol_says_negative():
+    import sympy
+
+    x = sympy.Symbol("x", negative=True)
+    root = sympy.Pow(x**2, sympy.S.Half, evaluate=False)
+    theorem = _theorem(Conclusion(root, -x, (x,)), root, -x, Conclusion(root, x, (x,)))
+    assert verify_theorem(theorem).ok
+    assert "for every negative real $x$." in _box_of(theorem)

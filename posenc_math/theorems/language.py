@@ -259,6 +259,9 @@ class Definition:
 
     def __init__(self, name: str, params: Sequence, body, latex: str, words: str = ""):
         self.name, self.params, self.latex, self.words = name, tuple(params), latex, words
+        repeated = sorted({str(p) for p in self.params if self.params.count(p) > 1})
+        if repeated:
+            raise ValueError(f"params of {name}: each parameter once; {', '.join(repeated)} is repeated")
         self.body = sympy.ImmutableMatrix(body) if isinstance(body, sympy.MatrixBase) else body
         base = NamedMatrix if isinstance(self.body, (MatrixExpr, sympy.MatrixBase)) else NamedScalar
         self.application = type(name, (base,), {"definition": self})

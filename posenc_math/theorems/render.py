@@ -30,6 +30,7 @@ import itertools
 import sympy
 
 from .core import Chain, Conclusion, Equal, Fact, Holds, Result, Termwise, Theorem, Use
+from .kernel.normal import Refused, declared_domain
 from .language import Definition, PermutationSymbol, _Named, unfold
 from .printing import _SETTINGS, _Printer, visible_length
 from .printing import latex as _latex
@@ -336,12 +337,13 @@ def _broken_rows(lhs, relation: str, rhs) -> list[str]:
     return [*_side_rows(lhs, "&"), *_side_rows(rhs, f"&{relation} ")]
 
 
-def _hypotheses_latex(conclusion) -> str:
-    """``b > 1, j \\le P`` for a conclusion's hypotheses (empty when it has none)."""
-    return ", ".join(latex(h) for h in getattr(conclusion, "assuming", ()))
+def _hypotheses_latex(conclusion, shared: tuple = ()) -> str:
+    """``b > 1, j \\le P`` for a conclusion's hypotheses, after the theorem's own (``shared``); empty when there
+    are none."""
+    return ", ".join(latex(h) for h in (*shared, *getattr(conclusion, "assuming", ())))
 
 
-def statement_latex(conclusions) -> str:
+def statement_latex(conclusions, shared: tuple = ()) -> str:
     """The statement: the conclusions, aligned at their relations.
 
     Examples
@@ -356,19 +358,20 @@ def statement_latex(conclusions) -> str:
     rows = []
     for conclusion in conclusions:
         rows += _relation_rows_of(conclusion.lhs, _RELATION[conclusion.relation], conclusion.rhs)
-        hypotheses = _hypotheses_latex(conclusion)
+        hypotheses = _hypotheses_latex(conclusion, shared)
         if hypotheses:
             rows.append(f"&\\quad\\text{{if }} {hypotheses}")
     return _aligned(rows)
 
 
-def _statement_lines(conclusions) -> list[str]:
+def _statement_lines(conclusions, shared: tuple = ()) -> list[str]:
     """One display per conclusion (a statement with several reads as a list); when there are several, each
-    one's own condition (``where``) stands under it, not in one run with the others'."""
+    one's own condition (``where``) stands under it, not in one run with the others'.  ``shared``: the
+    theorem's own hypotheses, which every conclusion carries."""
     lines = []
     several = len(conclusions) > 1
     for conclusion in conclusions:
-        lines += _display(statement_latex([conclusion]))
+        lines += _display(statement_latex([conclusion], shared))
         if several and conclusion.where:
             lines += [_sentence(conclusion.where), ""]
     return lines
@@ -386,7 +389,18 @@ def _sentence(text: str) -> str:
     return "Here, " + (text if text.endswith((".", "?", "!")) else text + ".")
 
 
+#: How a domain's sign reads before its kind ("positive real", "nonzero integer").
+_SIGN_WORDS = {
+    "pos": "positive",
+    "neg": "negative",
+    "nonneg": "nonnegative",
+    "nonpos": "nonpositive",
+    "nonzero": "nonzero",
+}
+
+
 def _describe(symbol) -> str:
+    """The symbol's domain as the kernel reads it (parity, sign, kind): the box says what was checked."""
     if isinstance(symbol, PermutationSymbol):
         return f"${latex(symbol.rows)} \\times {latex(symbol.cols)}$ permutation matrix"
     if isinstance(symbol, sympy.MatrixSymbol):
@@ -394,26 +408,14 @@ def _describe(symbol) -> str:
         if cols == 1:
             return f"column of length ${latex(rows)}$"
         return f"${latex(rows)} \\times {latex(cols)}$ matrix"
-    words = []
-    if symbol.is_integer:
-        if symbol.is_even:
-            words.append("even")
-        if symbol.is_positive:
-            words.append("positive")
-        elif symbol.is_nonnegative:
-            words.append("nonnegative")
-        elif symbol.is_nonzero:
-            words.append("nonzero")
-        words.append("integer")
-    elif symbol.is_real:
-        if symbol.is_positive:
-            words.append("positive")
-        elif symbol.is_nonnegative:
-            words.append("nonnegative")
-        words.append("real")
-    else:
-        words.append("complex")
-    return " ".join(words)
+    try:
+        domain = declared_domain(symbol)
+    except Refused:
+        return "(declared as the kernel does not read)"
+    words = [domain.parity] if domain.parity else []
+    if domain.sign:
+        words.append(_SIGN_WORDS[domain.sign])
+    return " ".join([*words, domain.kind])
 
 
 def domain_text(conclusions) -> str:
@@ -531,7 +533,7 @@ def _machine_lines(theorem: Theorem, result: Result) -> list[str]:
                 conclusion.relation,
                 assuming=conclusion.assuming,
             )
-            lines += _display(statement_latex([unfolded]))
+            lines += _display(statement_latex([unfolded], tuple(theorem.assuming)))
     number = 1
     for part in theorem.steps:
         count = len(list(part.checks()))
@@ -579,7 +581,7 @@ def _machine_lines(theorem: Theorem, result: Result) -> list[str]:
             where = f" (certified by interval arithmetic at {values})" if values else ""
         lines += [
             f"Negative control ({result.negative_control}): the wrong variant",
-            *_display(statement_latex([control])),
+            *_display(statement_latex([control], tuple(theorem.assuming))),
             f"is not proved by the checker and is shown false at a point of its domain{where}.",
             "",
         ]
@@ -616,7 +618,7 @@ def _theorem_myst(theorem: Theorem, result: Result, checking: str) -> str:
     ]
     if theorem.lead:
         lines += [theorem.lead, ""]
-    lines += _statement_lines(theorem.conclusions)
+    lines += _statement_lines(theorem.conclusions, tuple(theorem.assuming))
     named = definitions([side for c in theorem.conclusions for side in (c.lhs, c.rhs)])
     domain = domain_text(theorem.conclusions)
     names = [f"${_print(symbol)} = {_print(value)}$" for value, symbol in theorem.notation.items() if _spelled(value)]

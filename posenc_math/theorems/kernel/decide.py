@@ -41,6 +41,7 @@ from fractions import Fraction
 from typing import Any
 
 import sympy
+from sympy.core.function import AppliedUndef
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from .. import language as lang
@@ -445,6 +446,7 @@ def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool, quick: bo
         if not isinstance(hypothesis, sympy.core.relational.Relational):
             raise TypeError(f"a hypothesis must be a SymPy relational; got {hypothesis!r}")
     _one_symbol_a_name(lhs, rhs, *hypotheses)
+    _functions_read(lhs, rhs, *hypotheses)
     extra: list = []
     if relation == "=":
         difference = difference_of(lhs, rhs)
@@ -547,6 +549,32 @@ def _one_symbol_a_name(*expressions) -> None:
             other = seen.setdefault(str(symbol), symbol)
             if other is not symbol and (other != symbol or type(other) is not type(symbol)):
                 raise Refused(f"two different symbols are both named {symbol}: name them apart")
+
+
+#: What a ``sympy.Function(name, ...)`` may be declared, as SymPy records it (each declaration with all it
+#: implies): nothing (complex values), ``real=True`` or ``positive=True``, the domains the kernel reads.
+_FUNCTION_DECLARATIONS = tuple(
+    dict(getattr(sympy.Function("probe", **declared), "_kwargs", {}) or {})
+    for declared in ({}, {"real": True}, {"positive": True})
+)
+
+
+def _functions_read(*expressions) -> None:
+    """Refuse an arbitrary function declared with assumptions the kernel does not read: its values would be
+    sampled, and reasoned about, outside what the declaration allows (an ``integer`` function at 8/9, an
+    ``infinite`` one at finite values, non-commuting values multiplied as numbers)."""
+    for expression in expressions:
+        for node in _walk(expression):
+            if not isinstance(node, AppliedUndef):
+                continue
+            declared = dict(getattr(type(node), "_kwargs", {}) or {})
+            if declared not in _FUNCTION_DECLARATIONS:
+                shown = ", ".join(f"{k}={v!r}" for k, v in sorted(declared.items()) if v is not None)
+                raise Refused(
+                    f"the function {type(node).__name__} is declared with assumptions the kernel does not read "
+                    f"({_short(shown)}): declare nothing, real=True or positive=True (or use "
+                    "language.undefined_function)"
+                )
 
 
 def _procedures(difference, hypotheses) -> tuple[list, list, Analysis]:
@@ -731,7 +759,10 @@ def _accepted(side, name: str) -> None:
     if isinstance(side, bool) or not isinstance(side, (sympy.Basic, sympy.MatrixBase, int, Fraction)):
         if type(side).__module__ == "numpy" and getattr(side, "shape", None) == ():
             return
-        raise TypeError(f"{name} must be a SymPy expression, a SymPy Matrix or a number; got {type(side).__name__}")
+        raise TypeError(
+            f"{name} must be a SymPy expression, a SymPy Matrix or an exact number (int, Fraction); "
+            f"got {type(side).__name__}"
+        )
 
 
 def decide_equal(lhs, rhs, *, time_bound: float | None = None) -> Decision:
@@ -802,15 +833,28 @@ def check_step(lhs, relation: str, rhs, hypotheses: Iterable = ()) -> tuple[Deci
 
 
 def check_fact(claim: str, check: Callable[[], object], establishes=None) -> tuple[Decision, Checked | None]:
-    """Run a computed fact: it holds when ``check()`` returns exactly ``True``."""
-    outcome = check()
+    """Run a computed fact: it holds when ``check()`` returns exactly ``True`` within the time bound (a
+    computation still running after :data:`~posenc_math.theorems.TIME_BOUND` CPU seconds is refused)."""
+    outcome = _computed(claim, check)
+    if outcome is None:
+        return Decision(False, sympy.nan, f"refused: the computation ran past the time bound ({TIME_BOUND:g} s)"), None
+    if not outcome:
+        return Decision(False, sympy.S.false, "refuted"), None
+    return Decision(True, sympy.S.Zero, "computation"), Checked(_TOKEN, None, "fact", None, (), establishes)
+
+
+def _computed(claim: str, check: Callable[[], object]) -> bool | None:
+    """``check()`` under the time bound: True or False, None when it ran out of time (``TypeError`` for
+    anything but a bool)."""
+    over = object()
+    outcome = bounded(check, TIME_BOUND, over, over)
+    if outcome is over:
+        return None
     if not isinstance(outcome, bool):
         raise TypeError(
             f"the check of the fact {claim!r} returned {type(outcome).__name__} {outcome!r}; it must return a bool"
         )
-    if not outcome:
-        return Decision(False, sympy.S.false, "refuted"), None
-    return Decision(True, sympy.S.Zero, "computation"), Checked(_TOKEN, None, "fact", None, (), establishes)
+    return outcome
 
 
 def judge_fact_control(
@@ -829,11 +873,9 @@ def judge_fact_control(
         return "undecided", None, "a general theorem's control must be a conclusion, refuted with a certified point"
     if not isinstance(counterexample, dict) or not counterexample:
         return "undecided", None, "a computed control must name where it fails (Fact(..., counterexample={...}))"
-    outcome = check()
-    if not isinstance(outcome, bool):
-        raise TypeError(
-            f"the check of the fact {claim!r} returned {type(outcome).__name__} {outcome!r}; it must return a bool"
-        )
+    outcome = _computed(claim, check)
+    if outcome is None:
+        return "undecided", None, f"the computation ran past the time bound ({TIME_BOUND:g} s)"
     return (
         ("accepted", None, "the computed fact that should be false holds")
         if outcome
