@@ -84,10 +84,11 @@ def one_certificate(active: bool = True):
 
     The fast mode of ``posenc-math verify --fast``: the interval evaluation
     of both sides (certificate (ii)) is skipped for such a step, and with it
-    the check that no side is undefined where every condition holds.
-    Steps the symbolic procedures do not prove, computed facts and negative
-    controls (each rejected only with a certified counterexample) are
-    judged as outside it.  A forked child inherits the setting.
+    the check that no side is undefined where every condition holds.  A
+    negative control is still rejected only with a counterexample that the
+    intervals certify; one they refute is not also run through the symbolic
+    procedures.  Steps the symbolic procedures do not prove and computed
+    facts are judged as outside it.  A forked child inherits the setting.
 
     Examples
     --------
@@ -447,6 +448,14 @@ def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool, quick: bo
             raise TypeError(f"a hypothesis must be a SymPy relational; got {hypothesis!r}")
     _one_symbol_a_name(lhs, rhs, *hypotheses)
     _functions_read(lhs, rhs, *hypotheses)
+    if control and _ONE_CERTIFICATE.get():
+        # one certificate: a control that the intervals refute at a point is rejected on that alone (the
+        # symbolic procedures, which could only add a cross-check, are not run on it)
+        verdict = numeric_certificate(lhs, rhs, relation, tuple(hypotheses), [], CONTROL_POINTS, extra=8)
+        if verdict.kind == "differ":
+            residual = difference_of(lhs, rhs) if relation == "=" else sympy.Add(rhs, -lhs, evaluate=False)
+            where = str(verdict.counterexample)
+            return Decision(False, residual, "counterexample", where=where, counterexample=verdict.counterexample)
     extra: list = []
     if relation == "=":
         difference = difference_of(lhs, rhs)
