@@ -25,6 +25,11 @@ def exact_sin_cos(position, pair, dim, *, base=10000, spacing="paper", digits=40
 #: measure exactly as ``make bench`` does.
 peak_of = traced_peak
 
-#: A script run by hand (about three minutes: many refusals each take the kernel's time bound), not a test
-#: module; collecting it would import SymPy's cases on every worker for nothing.
-collect_ignore = ["adversarial/round2.py", "adversarial/round3.py", "adversarial/round4.py"]
+#: The outside rounds: scripts run by hand (minutes each: many refusals take the kernel's time bound) and
+#: their shared evaluator, not test modules; collecting them would import their cases on every worker.
+collect_ignore = [
+    "adversarial/round2.py",
+    "adversarial/round3.py",
+    "adversarial/round4.py",
+    "adversarial/outside.py",
+]

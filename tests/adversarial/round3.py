@@ -22,6 +22,19 @@ import time
 
 import mpmath
 import sympy
+from outside import (
+    DIGITS,
+    Undefined,
+    _check_defined,
+    _context,
+    _expand_sums,
+    _explicit,
+    _pair,
+    _parse_value,
+    _symbols_of,
+    _values,
+    _witness,
+)
 from sympy import (
     Abs,
     Add,
@@ -60,7 +73,7 @@ from sympy import (
     tan,
 )
 
-from posenc_math.theorems import Conclusion, Equal, Fact, Holds, Termwise, Theorem, Use, Witness, kernel
+from posenc_math.theorems import Conclusion, Equal, Fact, Holds, Termwise, Theorem, Use, kernel
 from posenc_math.theorems.core import verify_theorem
 from posenc_math.theorems.language import (
     BlockDiagonal,
@@ -70,10 +83,29 @@ from posenc_math.theorems.language import (
     RowSoftmax,
     Stacked,
     undefined_function,
-    unfold,
 )
 
 mpmath.mp.dps = 1000
+
+
+def hypotheses_hold(hyps, point):
+    for hyp in hyps:
+        rel = {
+            sympy.StrictLessThan: "<",
+            sympy.LessThan: "<=",
+            sympy.Unequality: "!=",
+            sympy.StrictGreaterThan: ">",
+            sympy.GreaterThan: ">=",
+        }.get(type(hyp))
+        if rel in (">", ">="):
+            verdict = relation_at(hyp.rhs, {">": "<", ">=": "<="}[rel], hyp.lhs, point)
+        else:
+            verdict = relation_at(hyp.lhs, rel, hyp.rhs, point)
+        if verdict != "holds":
+            return False
+    return True
+
+
 CAP = kernel.TIME_BOUND + 25.0  # wall seconds per case and mode (shared, niced machine)
 
 x, y, z = sympy.symbols("x y z", real=True)
@@ -116,84 +148,6 @@ def T(name, cls, lhs, rhs, relation="=", hyps=(), note=""):
 
 
 # ---------------------------------------------------------------- independent evaluation
-def _explicit(e):
-    """Language objects (Largest, BlockDiagonal, Stacked, RowSoftmax, definitions) made explicit, after substitution."""
-    e = unfold(e) if isinstance(e, sympy.Basic) else e
-    if isinstance(e, Largest):
-        lo, hi = int(e.low), int(e.high)
-        if hi < lo:
-            raise ValueError("empty range")
-        return sympy.Max(*[_explicit(e.body.xreplace({e.index: sympy.Integer(t)})) for t in range(lo, hi + 1)])
-    if isinstance(e, BlockDiagonal):
-        return sympy.diag(*[e.block.xreplace({e.index: t}) for t in range(int(e.count))])
-    if isinstance(e, Stacked):
-        return sympy.Matrix.vstack(*[e.block.xreplace({e.index: t}) for t in range(int(e.count))])
-    if isinstance(e, RowSoftmax):
-        a = sympy.Matrix(_explicit(e.argument))
-        return sympy.Matrix(a.rows, a.cols, lambda r, s: exp(a[r, s]) / sum(exp(a[r, t]) for t in range(a.cols)))
-    if isinstance(e, sympy.Basic) and e.args and not isinstance(e, (sympy.MatrixBase,)):
-        args = [_explicit(a) for a in e.args]
-        if any(a is not b for a, b in zip(args, e.args, strict=False)):
-            try:
-                return e.func(*args)
-            except Exception:
-                return e
-    return e
-
-
-def _parse_value(v):
-    if isinstance(v, list):
-        return ImmutableMatrix([[sympy.sympify(t) for t in row] for row in v])
-    return sympy.sympify(v)
-
-
-class Undefined(Exception):
-    """A side, or a subexpression of it, is undefined at the point."""
-
-
-def _expand_sums(e):
-    """Sums with numeric limits written out term by term (SymPy's Karr convention when upper < lower)."""
-    if isinstance(e, sympy.Sum) and len(e.limits) == 1:
-        index, low, high = e.limits[0]
-        low, high = low.doit(), high.doit()
-        if low.is_Integer and high.is_Integer:
-            body = _expand_sums(e.function)
-            lo, hi = int(low), int(high)
-            if hi >= lo:
-                return Add(*[body.xreplace({index: sympy.Integer(t)}) for t in range(lo, hi + 1)], evaluate=False)
-            return -Add(*[body.xreplace({index: sympy.Integer(t)}) for t in range(hi + 1, lo)], evaluate=False)
-        return e
-    if isinstance(e, sympy.Basic) and e.args and not isinstance(e, sympy.MatrixBase):
-        args = [_expand_sums(a) for a in e.args]
-        if any(a is not b for a, b in zip(args, e.args, strict=False)):
-            try:
-                return e.func(*args, evaluate=False)
-            except TypeError:
-                return e.func(*args)
-    return e
-
-
-def _check_defined(e):
-    """Raise Undefined when a closed subexpression of ``e`` (outside Piecewise branches) is undefined."""
-    if not isinstance(e, sympy.Basic) or e.is_Atom:
-        return
-    if not isinstance(e, (sympy.Piecewise, sympy.Sum)):
-        for a in e.args:
-            _check_defined(a)
-    if getattr(e, "free_symbols", None):
-        return
-    try:
-        v = e.doit()
-        if isinstance(v, sympy.matrices.expressions.MatrixExpr) and not isinstance(v, sympy.MatrixBase):
-            v = v.as_explicit()
-        if isinstance(v, sympy.MatrixBase):
-            bad = any(t.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo) for t in v)
-        else:
-            bad = v.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
-    except Exception as error:
-        raise Undefined(f"{type(error).__name__} at {e}") from error
-    if bad:
-        raise Undefined(str(e)[:80])
 
 
 def _substitute(e, point):
@@ -230,40 +184,6 @@ def _substitute(e, point):
     return e
 
 
-DIGITS = 1000
-
-
-def _number(e):
-    """An exact Rational, or an mpmath complex at DIGITS digits, or 'undefined'."""
-    if isinstance(e, sympy.Rational):
-        return e
-    try:
-        v = sympy.N(e, DIGITS)
-    except Exception:
-        return "undefined"
-    if v.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo) or v.free_symbols:
-        return "undefined"
-    re_, im_ = v.as_real_imag()
-    return mpmath.mpc(mpmath.mpmathify(str(sympy.N(re_, DIGITS))), mpmath.mpmathify(str(sympy.N(im_, DIGITS))))
-
-
-def _values(e):
-    if isinstance(e, sympy.MatrixBase):
-        return [_number(t) for t in e]
-    return [_number(e)]
-
-
-def _pair(a, b):
-    """Both exact, or both mpmath complex."""
-    if isinstance(a, sympy.Rational) and isinstance(b, sympy.Rational):
-        return a, b, True
-
-    def to(t):
-        return mpmath.mpc(mpmath.mpf(t.p) / t.q) if isinstance(t, sympy.Rational) else t
-
-    return to(a), to(b), False
-
-
 def relation_at(lhs, relation, rhs, point):
     """'holds', 'fails', 'undefined' (one side undefined), 'nonreal' (an order between non-real values)."""
     try:
@@ -294,19 +214,6 @@ def relation_at(lhs, relation, rhs, point):
     return "holds"
 
 
-def _symbols_of(*exprs):
-    found = {}
-    for e in exprs:
-        if not isinstance(e, sympy.Basic):
-            continue
-        for s in sympy.preorder_traversal(e):
-            if isinstance(s, (sympy.Symbol, sympy.MatrixSymbol)):
-                found.setdefault(str(s.name), s)
-            if isinstance(s, sympy.Dummy):
-                found.setdefault("_" + s.name, s)
-    return found
-
-
 def _point_from(names, raw):
     point = {}
     for key, value in raw.items():
@@ -319,24 +226,6 @@ def _point_from(names, raw):
         else:
             raise KeyError(key)
     return point
-
-
-def hypotheses_hold(hyps, point):
-    for hyp in hyps:
-        rel = {
-            sympy.StrictLessThan: "<",
-            sympy.LessThan: "<=",
-            sympy.Unequality: "!=",
-            sympy.StrictGreaterThan: ">",
-            sympy.GreaterThan: ">=",
-        }.get(type(hyp))
-        if rel in (">", ">="):
-            verdict = relation_at(hyp.rhs, {">": "<", ">=": "<="}[rel], hyp.lhs, point)
-        else:
-            verdict = relation_at(hyp.lhs, rel, hyp.rhs, point)
-        if verdict != "holds":
-            return False
-    return True
 
 
 # ---------------------------------------------------------------- one case in a child
@@ -983,17 +872,6 @@ add(
 
 
 # ================================================================ false (and control) theorems
-def _witness():
-    return Witness("no numeric function: a test theorem", lambda: 0.0, 0.0)
-
-
-def _context(*theorems):
-    table = {t.id: t for t in theorems}
-
-    def get(theorem_id):
-        return table[theorem_id]
-
-    return get
 
 
 def _control_checker(lhs, relation, rhs, hyps=()):
