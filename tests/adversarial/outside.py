@@ -2,16 +2,23 @@
 
 Written with the third round by someone who had not read the kernel, and shared by the fourth: language
 objects made explicit, sums written out, every closed subexpression checked defined, both sides evaluated
-with mpmath at ``DIGITS`` digits. Nothing here imports the kernel.
+with mpmath at ``DIGITS`` digits; and the driver that runs each case in a forked child under a wall-clock
+cap (:func:`run_case`), in the full or the fast mode.
 """
 
 from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import time
 
 import mpmath
 import sympy
 from sympy import Add, ImmutableMatrix, exp
 
-from posenc_math.theorems import Witness
+from posenc_math.theorems import Witness, kernel
 from posenc_math.theorems.language import BlockDiagonal, Largest, RowSoftmax, Stacked, unfold
 
 #: Digits of the independent evaluation.
@@ -153,3 +160,76 @@ def _context(*theorems):
         return table[theorem_id]
 
     return get
+
+
+# ---------------------------------------------------------------- the driver: a forked child per case and mode
+_WRITE_FD: int | None = None
+
+
+def send(payload) -> None:
+    """From the child: one line of its answer (the kernel's answer is sent before any slow independent check)."""
+    assert _WRITE_FD is not None
+    os.write(_WRITE_FD, (json.dumps(payload, default=str) + "\n").encode())
+
+
+def _child(case, fast, write_fd, run_statement, run_theorem):
+    global _WRITE_FD
+    _WRITE_FD = write_fd
+
+    def on_alarm(signum, frame):
+        raise TimeoutError("the independent check ran out of time")
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    try:
+        if case["kind"] == "theorem":
+            out = run_theorem(case, fast)
+        else:
+            with kernel.one_certificate(fast):
+                out = run_statement(case)
+    except TimeoutError as error:
+        out = {"eval_timeout": str(error)}
+    except Exception as error:
+        out = {"crash": f"{type(error).__name__}: {str(error)[:200]}"}
+    send(out)
+    os.close(write_fd)
+    os._exit(0)
+
+
+def run_case(case, fast, run_statement, run_theorem, cap):
+    """Run one case in one mode in a forked child under ``cap`` wall seconds: (its answer, seconds)."""
+    read_fd, write_fd = os.pipe()
+    started = time.time()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        _child(case, fast, write_fd, run_statement, run_theorem)
+    os.close(write_fd)
+    chunks, deadline = [], started + cap
+    while True:
+        remaining = deadline - time.time()
+        if remaining <= 0:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(read_fd)
+            got = [json.loads(t) for t in b"".join(chunks).decode().splitlines() if t.strip()]
+            if got and "proved" in got[0]:
+                return dict(got[0], eval_timeout="killed"), time.time() - started
+            return {"hang": True}, time.time() - started
+        ready, _, _ = select.select([read_fd], [], [], remaining)
+        if ready:
+            chunk = os.read(read_fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    os.close(read_fd)
+    _, status = os.waitpid(pid, 0)
+    seconds = time.time() - started
+    lines = [json.loads(line) for line in b"".join(chunks).decode().splitlines() if line.strip()]
+    if not lines:
+        return {"crash": f"child died (status {status})"}, seconds
+    merged = {}
+    for line in lines:
+        merged.update(line)
+    if "crash" in merged and len(lines) > 1 and "proved" in lines[0]:
+        merged["check_error"] = merged.pop("crash")  # the harness's own check failed, not the kernel
+    return merged, seconds

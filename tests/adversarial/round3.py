@@ -12,13 +12,9 @@ the kernel reports.  One line per case and mode, then a summary.
 
 from __future__ import annotations
 
-import json
-import os
 import resource
-import select
 import signal
 import sys
-import time
 
 import mpmath
 import sympy
@@ -34,6 +30,10 @@ from outside import (
     _symbols_of,
     _values,
     _witness,
+    send,
+)
+from outside import (
+    run_case as _run_case,
 )
 from sympy import (
     Abs,
@@ -229,11 +229,6 @@ def _point_from(names, raw):
 
 
 # ---------------------------------------------------------------- one case in a child
-_WRITE_FD = None
-
-
-def _send(payload):
-    os.write(_WRITE_FD, (json.dumps(payload, default=str) + "\n").encode())
 
 
 def _run_statement(case):
@@ -251,7 +246,7 @@ def _run_statement(case):
         "conditions": [str(cond) for cond in decision.conditions],
         "counterexample": decision.counterexample,
     }
-    _send(dict(out))  # the kernel's answer first: a slow independent check is not a kernel hang
+    send(dict(out))  # the kernel's answer first: a slow independent check is not a kernel hang
     signal.alarm(int(CAP) - 8)
     if case["point"] is not None:
         point = _point_from(names, case["point"])
@@ -293,68 +288,6 @@ def _run_theorem(case, fast):
     if result.negative_control == "rejected" and control_check is not None:
         out["cx_check"] = control_check(result.control_counterexample)
     return out
-
-
-def _child(case, fast, write_fd):
-    global _WRITE_FD
-    _WRITE_FD = write_fd
-
-    def on_alarm(signum, frame):
-        raise TimeoutError("the independent check ran out of time")
-
-    signal.signal(signal.SIGALRM, on_alarm)
-    try:
-        if case["kind"] == "theorem":
-            out = _run_theorem(case, fast)
-        else:
-            with kernel.one_certificate(fast):
-                out = _run_statement(case)
-    except TimeoutError as error:
-        out = {"eval_timeout": str(error)}
-    except Exception as error:
-        out = {"crash": f"{type(error).__name__}: {str(error)[:200]}"}
-    _send(out)
-    os.close(write_fd)
-    os._exit(0)
-
-
-def run_case(case, fast):
-    read_fd, write_fd = os.pipe()
-    started = time.time()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_fd)
-        _child(case, fast, write_fd)
-    os.close(write_fd)
-    chunks, deadline = [], started + CAP
-    while True:
-        remaining = deadline - time.time()
-        if remaining <= 0:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            os.close(read_fd)
-            got = [json.loads(t) for t in b"".join(chunks).decode().splitlines() if t.strip()]
-            if got and "proved" in got[0]:
-                return dict(got[0], eval_timeout="killed"), time.time() - started
-            return {"hang": True}, time.time() - started
-        ready, _, _ = select.select([read_fd], [], [], remaining)
-        if ready:
-            chunk = os.read(read_fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    os.close(read_fd)
-    _, status = os.waitpid(pid, 0)
-    seconds = time.time() - started
-    lines = [json.loads(line) for line in b"".join(chunks).decode().splitlines() if line.strip()]
-    if not lines:
-        return {"crash": f"child died (status {status})"}, seconds
-    merged = {}
-    for line in lines:
-        merged.update(line)
-    if "crash" in merged and len(lines) > 1 and "proved" in lines[0]:
-        merged["check_error"] = merged.pop("crash")  # the harness's own check failed, not the kernel
-    return merged, seconds
 
 
 def verdict_of(out):
@@ -1260,6 +1193,10 @@ def judge(case, out):
         if not ok and not str(check).startswith("unchecked"):
             found.append(("counterexample is not one", f"{out['counterexample']}: {check}"))
     return found
+
+
+def run_case(case, fast):
+    return _run_case(case, fast, _run_statement, _run_theorem, CAP)
 
 
 def main(argv):
