@@ -698,7 +698,10 @@ def _verify(theorem: Theorem, context, witness_values, defer_witness: bool) -> R
             witness = "pending"
         else:
             witness, witness_error = _witness_verdict(
-                _witness_outcome(theorem, witness_values), theorem.witness, failures
+                _witness_outcome(theorem, witness_values),
+                theorem.witness.tolerance,
+                theorem.witness.description,
+                failures,
             )
     negative, counterexample = _judge_control(theorem, hypotheses, failures)
     return Result(
@@ -722,17 +725,13 @@ def _verify(theorem: Theorem, context, witness_values, defer_witness: bool) -> R
     )
 
 
-def _witness_verdict(outcome: float | str, witness: Witness | Result, failures: list) -> tuple[str, float | None]:
+def _witness_verdict(
+    outcome: float | str, tolerance: float, description: str, failures: list
+) -> tuple[str, float | None]:
     """``("passed" | "failed", largest error)`` for a witness's outcome; a failure is added to ``failures``."""
     if isinstance(outcome, str):
         failures.append(f"witness: {outcome}")
         return "failed", None
-    if isinstance(witness, Witness):
-        tolerance, description = witness.tolerance, witness.description
-    elif witness.witness_tolerance is not None:
-        tolerance, description = witness.witness_tolerance, witness.witness_description
-    else:
-        raise ValueError(f"result: {witness.id!r} has no witness tolerance to judge its witness by")
     if outcome <= tolerance:
         return "passed", outcome
     failures.append(f"witness: largest error {outcome:.3g} exceeds {tolerance:.3g} ({description})")
@@ -747,9 +746,13 @@ def judge_witness(result: Result, outcome: float | str) -> None:
     """
     if result.witness != "pending":
         raise ValueError(f"result: the witness of {result.id!r} is not pending (it is {result.witness!r})")
+    if result.witness_tolerance is None:
+        raise ValueError(f"result: {result.id!r} has no witness tolerance to judge its witness by")
     if not isinstance(outcome, str):
         outcome = float(outcome)
-    result.witness, result.witness_error = _witness_verdict(outcome, result, result.failures)
+    result.witness, result.witness_error = _witness_verdict(
+        outcome, result.witness_tolerance, result.witness_description, result.failures
+    )
     result.status = "failed" if result.failures else "verified"
 
 

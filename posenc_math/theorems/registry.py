@@ -162,33 +162,19 @@ def verify_theorem(
     )
 
 
-def _verify_ids(
-    theorem_ids: list[str],
-    witness_values: Mapping[str, float | str] | None = None,
-    defer_witness: bool = False,
-    fast: bool = False,
-) -> list[Result]:
-    return [_verify_id(theorem_id, witness_values, defer_witness, fast) for theorem_id in theorem_ids]
+def _verify_ids(theorem_ids: list[str]) -> list[Result]:
+    return [_verify_id(theorem_id) for theorem_id in theorem_ids]
 
 
-def _verify_id(
-    theorem_id: str,
-    witness_values: Mapping[str, float | str] | None = None,
-    defer_witness: bool = False,
-    fast: bool = False,
-) -> Result:
-    return verify_theorem(get(theorem_id), witness_values=witness_values, defer_witness=defer_witness, fast=fast)
+def _verify_id(theorem_id: str, **options) -> Result:
+    """:func:`verify_theorem` of the registered theorem, with its keyword ``options``."""
+    return verify_theorem(get(theorem_id), **options)
 
 
-def _verify_in_processes(
-    theorem_ids: list[str],
-    processes: int,
-    witness_values: Mapping[str, float | str] | None = None,
-    defer_witness: bool = False,
-    fast: bool = False,
-) -> list[Result]:
-    """Verify in ``processes`` processes (this one and forked children, :func:`posenc_math._processes.share`),
-    each taking the next theorem nobody has taken (the slow ones do not queue).
+def _verify_in_processes(task: Callable[[str], Result], theorem_ids: list[str], processes: int) -> list[Result]:
+    """``task`` of each id in ``processes`` processes (this one and forked children,
+    :func:`posenc_math._processes.share`), each taking the next theorem nobody has taken (the slow ones do not
+    queue).
 
     The children inherit the imports; each builds the theorems it checks.
     Where this process cannot fork (no ``os.fork``, or other threads run), it
@@ -198,7 +184,6 @@ def _verify_in_processes(
 
     # The later pages' theorems (RoPE, context extension) are the slowest to
     # check: handing them out first keeps the last tasks short.
-    task = functools.partial(_verify_id, witness_values=witness_values, defer_witness=defer_witness, fast=fast)
     return _processes.share(task, theorem_ids[::-1], processes)[::-1]
 
 
@@ -253,14 +238,13 @@ def verify(
     # workers build what they check; the closure would build all of it first).
     todo = known if set(wanted) >= set(known) else _closure(wanted)
     parallel = processes > 1 and len(todo) > 1
-    later = witness_values if callable(witness_values) else None
-    values = None if later is not None or witness_values is None else witness_values
-    assert not callable(values)
-    defer = later is not None
-    if parallel:
-        fresh = _verify_in_processes(todo, processes, values, defer_witness=defer, fast=fast)
-    else:
-        fresh = _verify_ids(todo, values, defer_witness=defer, fast=fast)
+    values, later = None, None  # the witnesses' values now, or a callable asked for them at the end
+    if isinstance(witness_values, Mapping):
+        values = witness_values
+    elif witness_values is not None:
+        later = witness_values
+    task = functools.partial(_verify_id, witness_values=values, defer_witness=later is not None, fast=fast)
+    fresh = _verify_in_processes(task, todo, processes) if parallel else [task(theorem_id) for theorem_id in todo]
     if later is not None:
         _judge_pending(fresh, later())
     found = {result.id: result for result in fresh}

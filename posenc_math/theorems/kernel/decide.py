@@ -403,6 +403,11 @@ def numeric_certificate(
     return verdict
 
 
+def _gap(lhs, rhs):
+    """``rhs - lhs`` as written (unevaluated): what an inequality says is positive or nonnegative."""
+    return sympy.Add(rhs, sympy.Mul(sympy.S.NegativeOne, lhs, evaluate=False), evaluate=False)
+
+
 def _shown_real(translator: Translator, side) -> bool:
     """Whether the normal form shows ``side`` real at every point of the domain."""
     value = translator.scalar(side, {})
@@ -453,7 +458,7 @@ def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool, quick: bo
         # symbolic procedures, which could only add a cross-check, are not run on it)
         verdict = numeric_certificate(lhs, rhs, relation, tuple(hypotheses), [], CONTROL_POINTS, extra=8)
         if verdict.kind == "differ":
-            residual = difference_of(lhs, rhs) if relation == "=" else sympy.Add(rhs, -lhs, evaluate=False)
+            residual = difference_of(lhs, rhs) if relation == "=" else _gap(lhs, rhs)
             where = str(verdict.counterexample)
             return Decision(False, residual, "counterexample", where=where, counterexample=verdict.counterexample)
     extra: list = []
@@ -462,7 +467,7 @@ def _decide(lhs, rhs, relation: str, hypotheses: tuple, control: bool, quick: bo
         shown_zero, shown_nonzero, analysis = _procedures(difference, hypotheses)
         residual = difference
     else:
-        gap = sympy.Add(rhs, sympy.Mul(sympy.S.NegativeOne, lhs, evaluate=False), evaluate=False)
+        gap = _gap(lhs, rhs)
         analysis = analyse(gap, tuple(hypotheses))
         shown_zero, shown_nonzero, residual = [], [], gap
         if analysis.zero is not None and analysis.value is not None:
