@@ -184,3 +184,13 @@ def test_deberta_float32_steps_explain_where_exact_arithmetic_differs():
     for distance in differ:
         assert relative.float32_log_bucket(int(distance), config) == got[distance]
     assert [relative.float32_log_bucket(d, config) for d in (132, 200, 5000)] == [131, 169, 465]
+
+
+def test_deberta_exact_buckets_reach_as_far_as_asked_and_no_less():
+    config = (256, 512)
+    distances = np.arange(0, 5000)
+    assert np.array_equal(
+        relative.exact_log_buckets(distances, config, up_to=2**20), relative.exact_log_buckets(distances, config)
+    )
+    with pytest.raises(ValueError, match="up_to must be at least the largest distance, 4999; got 100"):
+        relative.exact_log_buckets(distances, config, up_to=100)

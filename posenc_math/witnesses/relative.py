@@ -227,9 +227,10 @@ def exact_log_buckets(
     ``up_to``.
     """
     distances = np.asarray(distances, dtype=np.int64)
-    top = int(distances.max(initial=0)) if up_to is None else up_to
-    if int(distances.max(initial=0)) > top:
-        raise ValueError(f"up_to must be at least the largest distance, {int(distances.max())}; got {top}")
+    largest = int(distances.max(initial=0))
+    top = largest if up_to is None else up_to
+    if largest > top:
+        raise ValueError(f"up_to must be at least the largest distance, {largest}; got {top}")
     mid = config[0] // 2
     beyond = mid + np.searchsorted(_bucket_ends(config, top), distances, side="left") + 1
     return np.where(distances <= mid, distances, beyond)
