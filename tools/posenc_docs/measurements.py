@@ -152,17 +152,21 @@ def _readable(text: str) -> str:
 
 
 def _myst_text(text: str) -> str:
-    """``text`` with the characters MyST would read as markup escaped (``2**31``, ``|x|`` in a table cell).
+    """``text`` with the characters MyST would read as markup escaped (``2**31``, ``|x|`` in a table cell),
+    and command-line options (``--fast``) set as code: in prose, typography would join their two hyphens
+    into a dash.
 
     Examples
     --------
     >>> _myst_text("2**31 and |x|")
     '2³¹ and \\\\|x\\\\|'
+    >>> _myst_text("verify --fast / import sympy")
+    'verify `--fast` / import sympy'
     """
     text = _readable(text)
     for char in "\\*_|`[]<":
         text = text.replace(char, "\\" + char)
-    return text
+    return re.sub(r"(?<![\w-])(--[a-z][\w-]*)", r"`\1`", text)
 
 
 def _myst_description(text: str) -> str:
